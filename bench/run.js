@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+'use strict';
+// Side-by-side bench: node-fetch 2.7.0, undici, and our library through koffi
+// (async trio) and through node-tls-client 2.1.0, against a local plain HTTP
+// server in its own process. Every run is a fresh child process (bench/client.js).
+// See bench/README.md. Writes bench/results/latest.json.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const { spawn, execFileSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const BINDINGS = path.join(ROOT, 'tests', 'bindings');
+const { spawnServer } = require(path.join(BINDINGS, 'servers.js'));
+
+const env = (k, d) => (process.env[k] !== undefined && process.env[k] !== '' ? process.env[k] : d);
+const num = (k, d) => Number(env(k, d));
+const list = (k, d) => String(env(k, d)).split(',').map((s) => s.trim()).filter(Boolean);
+
+const CFG = {
+  clients: list('BENCH_CLIENTS', 'node-fetch,undici,ours-koffi,ours-ntc'),
+  levels: list('BENCH_LEVELS', '1,16,64,256,1024').map(Number),
+  minRequests: num('BENCH_MIN_REQUESTS', 200), // per level: max(min, perInflight x inflight)
+  perInflight: num('BENCH_PER_INFLIGHT', 20),
+  runSeconds: num('BENCH_RUN_SECONDS', 15), // bound on one level's run
+  delayMs: num('BENCH_DELAY_MS', 50),
+  burst: num('BENCH_BURST', 5000),
+  burstSeconds: num('BENCH_BURST_SECONDS', 30),
+  cpuInflight: num('BENCH_CPU_INFLIGHT', 64),
+  cpuRequests: num('BENCH_CPU_REQUESTS', 3000),
+  cpuSeconds: num('BENCH_CPU_SECONDS', 15),
+  out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
+};
+
+function libInfo() {
+  const p = process.env.TLS_CLIENT_LIB
+    ? path.resolve(process.cwd(), process.env.TLS_CLIENT_LIB)
+    : path.join(ROOT, 'build', 'libtls-client.so');
+  if (!fs.existsSync(p)) return { path: p, exists: false };
+  const sha256 = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+  return { path: p, exists: true, sha256, bytes: fs.statSync(p).size };
+}
+
+function gitRev() {
+  try { return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch { return null; }
+}
+
+function runChild(spec) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'client.js')], {
+      env: Object.assign({}, process.env, { BENCH_SPEC: JSON.stringify(spec) }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = ''; let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    const kill = setTimeout(() => child.kill('SIGKILL'), spec.deadlineMs + 30000);
+    child.on('exit', (code, sig) => {
+      clearTimeout(kill);
+      const line = out.trim().split('\n').pop();
+      let r;
+      try { r = JSON.parse(line); } catch { r = { error: `no result (exit ${code === null ? sig : code})`, stderr: err.slice(-2000) }; }
+      r.client = r.client || spec.client;
+      r.scenario = r.scenario || spec.scenario;
+      if (!r.error && err.trim()) r.stderrTail = err.trim().slice(-500);
+      resolve(r);
+    });
+  });
+}
+
+const fmt = {
+  int: (v) => (v === null || v === undefined || Number.isNaN(v) ? '-' : Math.round(v).toLocaleString('en-US')),
+  f1: (v) => (v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(1)),
+  mb: (kb) => (kb ? (kb / 1024).toFixed(0) : '-'),
+  ratio: (a, b) => (a && b ? (a / b).toFixed(2) : '-'),
+};
+
+function cell(r, metric) {
+  if (!r) return 'n/a';
+  if (r.error) return 'ERROR';
+  let s;
+  switch (metric) {
+    case 'rps': s = fmt.int(r.rps); break;
+    case 'wall': s = `${fmt.int(r.wallMs)} ms`; break;
+    case 'peak': s = `${fmt.mb(r.peakRssKB)} MB`; break;
+    case 'cpu': s = `${fmt.f1(r.cpuPerReqUs)} µs`; break;
+    case 'cpumain': s = r.mainThreadCpuMs === null ? '-' : `${fmt.f1((r.mainThreadCpuMs * 1000) / r.done)} µs`; break;
+    default: s = '?';
+  }
+  if (!r.finished) s += ` (${r.done}/${r.requested} in bound)`;
+  if (r.errors) s += ` [${r.errors} err]`;
+  return s;
+}
+
+function table(rows, clients) {
+  const header = ['metric', ...clients];
+  const ours = clients.filter((c) => c.startsWith('ours'));
+  const refs = clients.filter((c) => c === 'node-fetch' || c === 'undici');
+  const ratioCols = [];
+  for (const o of ours) for (const r of refs) ratioCols.push([o, r]);
+  header.push(...ratioCols.map(([o, r]) => `${o}÷${r}`));
+  const lines = [header];
+  for (const row of rows) {
+    const line = [row.label, ...clients.map((c) => cell(row.results[c], row.metric))];
+    for (const [o, r] of ratioCols) {
+      const a = row.results[o]; const b = row.results[r];
+      const val = (x) => (!x || x.error ? null : row.metric === 'rps' ? x.rps : row.metric === 'wall' ? x.wallMs : row.metric === 'peak' ? x.peakRssKB : row.metric === 'cpu' ? x.cpuPerReqUs : row.metric === 'cpumain' ? (x.mainThreadCpuMs * 1000) / x.done : null);
+      const va = val(a); const vb = val(b);
+      const cut = (a && !a.error && !a.finished) || (b && !b.error && !b.finished);
+      line.push(fmt.ratio(va, vb) + (cut && row.metric === 'wall' ? '*' : ''));
+    }
+    lines.push(line);
+  }
+  const w = header.map((_, i) => Math.max(...lines.map((l) => String(l[i]).length)));
+  return lines.map((l, j) => {
+    const s = l.map((v, i) => String(v).padEnd(w[i])).join('  ');
+    return j === 0 ? `${s}\n${w.map((n) => '-'.repeat(n)).join('  ')}` : s;
+  }).join('\n');
+}
+
+async function main() {
+  const t0 = Date.now();
+  const lib = libInfo();
+  let clients = CFG.clients;
+  if (!lib.exists) {
+    console.error(`library not found at ${lib.path}: skipping ours-* (set TLS_CLIENT_LIB)`);
+    clients = clients.filter((c) => !c.startsWith('ours'));
+  }
+  if (!fs.existsSync(path.join(BINDINGS, 'node_modules'))) {
+    console.error('tests/bindings/node_modules missing: run `npm ci` in tests/bindings first');
+    process.exit(2);
+  }
+  const server = await spawnServer({ maxSeconds: 3600 });
+  const delayUrl = server.url(`/delay/${CFG.delayMs}`);
+  const fixedUrl = server.url('/fixed');
+  console.log(`bench: server 127.0.0.1:${server.port} (pid ${server.child.pid}), clients ${clients.join(', ')}, ${os.cpus().length} cpus, node ${process.version}`);
+  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}`);
+
+  const runs = [];
+  const rows = [];
+  const progress = (r) => {
+    const what = r.error ? `ERROR ${String(r.error).split('\n')[0]}` :
+      `${r.done}/${r.requested} in ${r.wallMs} ms, ${fmt.int(r.rps)} req/s, ${fmt.f1(r.cpuPerReqUs)} µs cpu/req, peak ${fmt.mb(r.peakRssKB)} MB${r.errors ? `, ${r.errors} errors (${r.firstError})` : ''}`;
+    console.log(`  ${r.scenario.padEnd(16)} ${r.client.padEnd(11)} ${what}`);
+  };
+
+  try {
+    // 1. throughput at fixed concurrency against the delayed server
+    for (const k of CFG.levels) {
+      const row = { label: `req/s @${k} in flight`, metric: 'rps', results: {} };
+      for (const c of clients) {
+        const r = await runChild({
+          client: c, scenario: `inflight-${k}`, mode: 'loop', inflight: k, url: delayUrl,
+          requests: Math.max(CFG.minRequests, CFG.perInflight * k), deadlineMs: CFG.runSeconds * 1000, warmup: k,
+        });
+        runs.push(r); row.results[c] = r; progress(r);
+      }
+      rows.push(row);
+    }
+    // 2. a burst started at once, cold: time to finish and peak RSS
+    {
+      const wall = { label: `${CFG.burst} at once: time`, metric: 'wall', results: {} };
+      const peak = { label: `${CFG.burst} at once: peak RSS`, metric: 'peak', results: {} };
+      const cpu = { label: `${CFG.burst} at once: CPU/req`, metric: 'cpu', results: {} };
+      for (const c of clients) {
+        const r = await runChild({
+          client: c, scenario: `burst-${CFG.burst}`, mode: 'burst', inflight: CFG.burst, url: delayUrl,
+          requests: CFG.burst, deadlineMs: CFG.burstSeconds * 1000, warmup: 0,
+        });
+        runs.push(r); wall.results[c] = r; peak.results[c] = r; cpu.results[c] = r; progress(r);
+      }
+      rows.push(wall, peak, cpu);
+    }
+    // 3. CPU per request at fixed concurrency: delayed and instant server
+    for (const [name, url] of [[`${CFG.delayMs}ms`, delayUrl], ['instant', fixedUrl]]) {
+      const cpu = { label: `CPU/req @${CFG.cpuInflight}, ${name}`, metric: 'cpu', results: {} };
+      const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+      const rps = { label: `req/s @${CFG.cpuInflight}, ${name}`, metric: 'rps', results: {} };
+      for (const c of clients) {
+        const r = await runChild({
+          client: c, scenario: `cpu-${name}`, mode: 'loop', inflight: CFG.cpuInflight, url,
+          requests: CFG.cpuRequests, deadlineMs: CFG.cpuSeconds * 1000, warmup: CFG.cpuInflight,
+        });
+        runs.push(r); cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; progress(r);
+      }
+      rows.push(cpu, main, rps);
+    }
+  } finally {
+    await server.close();
+  }
+
+  const text = table(rows, clients);
+  console.log('\n' + text);
+  console.log('\nratios are ours ÷ reference: for req/s higher is better for ours; for time, RSS and CPU lower is better.');
+  console.log('"(x/y in bound)": the run hit its time bound after x of y requests; its req/s is x over the bound.');
+
+  const out = {
+    date: new Date().toISOString(),
+    gitRev: gitRev(),
+    host: { cpus: os.cpus().length, cpuModel: os.cpus()[0] && os.cpus()[0].model, memGB: +(os.totalmem() / 2 ** 30).toFixed(1), node: process.version, platform: `${process.platform}-${process.arch}` },
+    library: lib,
+    config: CFG,
+    durationSec: Math.round((Date.now() - t0) / 1000),
+    table: text,
+    runs,
+  };
+  fs.mkdirSync(path.dirname(CFG.out), { recursive: true });
+  fs.writeFileSync(CFG.out, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\nwrote ${path.relative(process.cwd(), CFG.out) || CFG.out} (${out.durationSec} s)`);
+  const bad = runs.filter((r) => r.error);
+  if (bad.length) { console.error(`${bad.length} runs failed`); process.exitCode = 1; }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,74 @@
+/*
+ * tls_client.h - the C ABI of the C++ drop-in for tls-client's shared library.
+ *
+ * Every function takes and returns NUL-terminated UTF-8 JSON. The shapes are
+ * tls-client's own (cffi_src/types.go upstream); abi/CONTRACT.md lists every
+ * field with its default. No function ever crashes on bad input: it answers
+ * with a Response of status 0 whose body says why.
+ */
+#ifndef TLS_CLIENT_H
+#define TLS_CLIENT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Performs one HTTP request described by a RequestInput and blocks until it
+ * has finished. Returns a Response. The returned string is owned by the
+ * library until the caller passes its "id" to freeMemory. Safe to call from
+ * many threads at once; each call sees only its own response. */
+char* request(char* request_json);
+
+/* Returns {"id", "cookies":[Cookie]} for the cookies the session's jar would
+ * send to "url". Input: {"sessionId", "url"}. Owned by the library until
+ * freeMemory(id). */
+char* getCookiesFromSession(char* json);
+
+/* Adds cookies to the session's jar as if "url" had set them. Input:
+ * {"sessionId", "url", "cookies":[Cookie]}. Returns {"id", "cookies"} with
+ * every cookie for "url" after adding. Owned by the library until
+ * freeMemory(id). */
+char* addCookiesToSession(char* json);
+
+/* Frees a string returned by request, getCookiesFromSession,
+ * addCookiesToSession, destroySession or destroyAll, named by its "id".
+ * Unknown ids, NULL and ids of async results are ignored.
+ * Declared void upstream, but Python's tls_client declares the return type as
+ * a C string and reads it, so this returns a null pointer. */
+char* freeMemory(char* response_id);
+
+/* Forgets the session {"sessionId"} and closes its connections; requests of
+ * that session still in flight finish with an error. Returns {"id",
+ * "success"}, owned until freeMemory(id). Unknown sessions succeed. */
+char* destroySession(char* json);
+
+/* Forgets every session, as destroySession does for each. Returns {"id",
+ * "success"}, owned until freeMemory(id). */
+char* destroyAll(void);
+
+/* Starts a request without waiting. Returns {"id": "<request id>"} at once;
+ * the Response, whose "id" is the same request id, is later returned by
+ * waitNext. Input that cannot be used returns a status-0 Response instead of
+ * an id, and nothing is queued. The returned string is owned by the library
+ * and valid until the next requestAsync call on the same thread. */
+char* requestAsync(char* request_json);
+
+/* Returns a JSON array of finished async Responses, oldest first, up to a
+ * bounded batch (count and bytes). Waits up to timeout_ms for the first one:
+ * 0 polls, -1 waits forever. Returns "[]" on timeout. The string is owned by
+ * the library and valid until the next waitNext call on the same thread. */
+char* waitNext(int timeout_ms);
+
+/* Installs a callback that is called, on a library thread that is neither
+ * the network thread nor a caller's thread, at most once after the queue of
+ * finished async responses becomes non-empty and before the next waitNext;
+ * "pending" is the number of responses waiting. NULL removes it; after
+ * setNotify(NULL) returns, the old callback is never called again. The
+ * callback may block; that holds up no request. */
+void setNotify(void (*callback)(int pending));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLS_CLIENT_H */

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine needs to build and test the
+# library. Safe to run again.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+pkgs=(build-essential cmake ninja-build pkg-config git
+      libc-ares-dev libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev
+      catch2 nlohmann-json3-dev
+      clang-14 libclang-rt-14-dev lld-14
+      python3 zstd binutils)
+# The machine image may carry its own Node.js outside Debian's packages.
+command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "setup: ok"

@@ -1,0 +1,250 @@
+// The exported C functions: JSON in, JSON out. Nothing here throws or
+// crashes on bad input; every failure is a status-0 Response.
+#include <atomic>
+#include <exception>
+#include <future>
+#include <string>
+
+#include "abi/json_writer.h"
+#include "abi/request_input.h"
+#include "abi/request_plan.h"
+#include "core/uuid.h"
+#include "runtime/runtime.h"
+#include "tls_client.h"
+
+namespace tlsc {
+namespace {
+
+char* keep_response(const Response& r) {
+  return Runtime::get().returned().keep(r.id, response_to_json(r));
+}
+
+char* keep_error(std::optional<std::string> session_id, std::string message) {
+  return keep_response(error_response(new_uuid(), std::move(session_id), std::move(message)));
+}
+
+std::string_view view_of(const char* p) { return p == nullptr ? std::string_view() : std::string_view(p); }
+
+// Holds the string returned by requestAsync / waitNext until the same
+// thread calls the same function again.
+std::string& async_buffer() {
+  thread_local std::string buf;
+  return buf;
+}
+std::string& wait_buffer() {
+  thread_local std::string buf;
+  return buf;
+}
+
+TransactionContext context(Runtime& rt) { return TransactionContext{rt.reactor(), rt.resolver()}; }
+
+char* do_request(const char* json) {
+  if (json == nullptr) return keep_error(std::nullopt, "request input is a null pointer");
+  auto input = parse_request_input(view_of(json));
+  if (!input) return keep_error(std::nullopt, input.error().message);
+  Runtime& rt = Runtime::get();
+  std::string id = new_uuid();
+  auto prepared = prepare_request(rt.sessions(), *input, id);
+  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return keep_error(f->session_id, f->message);
+  auto& p = std::get<PreparedRequest>(prepared);
+
+  std::promise<Response> promise;
+  auto future = promise.get_future();
+  rt.reactor().post([&rt, session = std::move(p.session), plan = std::move(p.plan), &promise]() mutable {
+    Transaction::start(context(rt), std::move(session), std::move(plan),
+                       [&promise](Response r) { promise.set_value(std::move(r)); });
+  });
+  return keep_response(future.get());
+}
+
+char* do_request_async(const char* json) {
+  std::string& out = async_buffer();
+  auto fail = [&out](std::optional<std::string> sid, std::string message) {
+    out = response_to_json(error_response(new_uuid(), std::move(sid), std::move(message)));
+    return out.data();
+  };
+  if (json == nullptr) return fail(std::nullopt, "request input is a null pointer");
+  auto input = parse_request_input(view_of(json));
+  if (!input) return fail(std::nullopt, input.error().message);
+  Runtime& rt = Runtime::get();
+  std::string id = new_uuid();
+  auto prepared = prepare_request(rt.sessions(), *input, id);
+  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return fail(f->session_id, f->message);
+  auto& p = std::get<PreparedRequest>(prepared);
+
+  rt.completions().expect_one();
+  rt.reactor().post([&rt, session = std::move(p.session), plan = std::move(p.plan)]() mutable {
+    Transaction::start(context(rt), std::move(session), std::move(plan), [&rt](Response r) {
+      rt.completions().push(response_to_json(r));
+    });
+  });
+  out.clear();
+  out.append("{\"id\":");
+  append_json_string(out, id);
+  out.push_back('}');
+  return out.data();
+}
+
+void close_sessions_on_loop(Runtime& rt, std::vector<std::shared_ptr<Session>> sessions) {
+  if (sessions.empty()) return;
+  rt.reactor().post([sessions = std::move(sessions)] {
+    for (auto& s : sessions) s->close_on_loop("session closed");
+  });
+}
+
+char* destroy_output() {
+  std::string id = new_uuid();
+  std::string json = "{\"id\":";
+  append_json_string(json, id);
+  json.append(",\"success\":true}");
+  return Runtime::get().returned().keep(id, std::move(json));
+}
+
+char* do_destroy_session(const char* json) {
+  if (json == nullptr) return keep_error(std::nullopt, "destroySession input is a null pointer");
+  auto input = parse_session_input(view_of(json));
+  if (!input) return keep_error(std::nullopt, input.error().message);
+  Runtime& rt = Runtime::get();
+  if (auto s = rt.sessions().remove(input->session_id)) close_sessions_on_loop(rt, {s});
+  return destroy_output();
+}
+
+char* do_destroy_all() {
+  Runtime& rt = Runtime::get();
+  close_sessions_on_loop(rt, rt.sessions().remove_all());
+  return destroy_output();
+}
+
+char* cookies_output(const std::vector<Cookie>& cookies) {
+  std::string id = new_uuid();
+  std::string json = "{\"id\":";
+  append_json_string(json, id);
+  json.append(",\"cookies\":[");
+  for (size_t i = 0; i < cookies.size(); ++i) {
+    if (i) json.push_back(',');
+    append_cookie_json(json, cookies[i]);
+  }
+  json.append("]}");
+  return Runtime::get().returned().keep(id, std::move(json));
+}
+
+int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+template <class Input>
+Result<std::pair<std::shared_ptr<Session>, Url>> session_and_url(const Input& in) {
+  auto session = Runtime::get().sessions().find(in.session_id);
+  if (!session) {
+    return make_error(ErrorCode::invalid_input, "no client found for sessionId: " + in.session_id);
+  }
+  auto url = parse_url(in.url);
+  if (!url) return url.error();
+  return std::make_pair(std::move(session), std::move(*url));
+}
+
+char* do_get_cookies(const char* json) {
+  if (json == nullptr) return keep_error(std::nullopt, "getCookiesFromSession input is a null pointer");
+  auto input = parse_session_input(view_of(json));
+  if (!input) return keep_error(std::nullopt, input.error().message);
+  auto su = session_and_url(*input);
+  if (!su) return keep_error(input->session_id, su.error().message);
+  auto& [session, url] = *su;
+  auto cookies = session->with_jar([&](CookieJar& jar) {
+    return jar.cookies(url.scheme, url.host(), url.decoded_path(), unix_now());
+  });
+  return cookies_output(cookies);
+}
+
+char* do_add_cookies(const char* json) {
+  if (json == nullptr) return keep_error(std::nullopt, "addCookiesToSession input is a null pointer");
+  auto input = parse_add_cookies_input(view_of(json));
+  if (!input) return keep_error(std::nullopt, input.error().message);
+  auto su = session_and_url(*input);
+  if (!su) return keep_error(input->session_id, su.error().message);
+  auto& [session, url] = *su;
+  std::vector<Cookie> cookies;
+  for (const auto& c : input->cookies) {
+    cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,
+                                         c.max_age, c.secure, c.http_only));
+  }
+  auto all = session->with_jar([&](CookieJar& jar) {
+    int64_t now = unix_now();
+    jar.set_cookies(url.scheme, url.host(), url.decoded_path(), cookies, now);
+    return jar.cookies(url.scheme, url.host(), url.decoded_path(), now);
+  });
+  return cookies_output(all);
+}
+
+// No exception may cross the C boundary: a failure here (allocation, a bug)
+// still answers in the normal shape.
+template <class F>
+char* guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    try {
+      return keep_error(std::nullopt, std::string("internal error: ") + e.what());
+    } catch (...) {
+      return nullptr;
+    }
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+}  // namespace tlsc
+
+extern "C" {
+
+__attribute__((visibility("default"))) char* request(char* json) {
+  return tlsc::guarded([&] { return tlsc::do_request(json); });
+}
+
+__attribute__((visibility("default"))) char* requestAsync(char* json) {
+  return tlsc::guarded([&] { return tlsc::do_request_async(json); });
+}
+
+__attribute__((visibility("default"))) char* waitNext(int timeout_ms) {
+  return tlsc::guarded([&] {
+    std::string& out = tlsc::wait_buffer();
+    out = tlsc::Runtime::get().completions().wait_batch(timeout_ms);
+    return out.data();
+  });
+}
+
+__attribute__((visibility("default"))) void setNotify(void (*callback)(int)) {
+  try {
+    tlsc::Runtime::get().completions().set_notify(callback);
+  } catch (...) {
+  }
+}
+
+__attribute__((visibility("default"))) char* getCookiesFromSession(char* json) {
+  return tlsc::guarded([&] { return tlsc::do_get_cookies(json); });
+}
+
+__attribute__((visibility("default"))) char* addCookiesToSession(char* json) {
+  return tlsc::guarded([&] { return tlsc::do_add_cookies(json); });
+}
+
+__attribute__((visibility("default"))) char* freeMemory(char* id) {
+  try {
+    if (id != nullptr) tlsc::Runtime::get().returned().release(id);
+  } catch (...) {
+  }
+  return nullptr;
+}
+
+__attribute__((visibility("default"))) char* destroySession(char* json) {
+  return tlsc::guarded([&] { return tlsc::do_destroy_session(json); });
+}
+
+__attribute__((visibility("default"))) char* destroyAll() {
+  return tlsc::guarded([&] { return tlsc::do_destroy_all(); });
+}
+
+}  // extern "C"

@@ -1,0 +1,158 @@
+#include "abi/json_writer.h"
+
+namespace tlsc {
+namespace {
+
+// Length of a valid UTF-8 sequence at s[i], or 0 if invalid.
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+  auto b0 = static_cast<unsigned char>(s[i]);
+  auto cont = [&](size_t k) {
+    return i + k < s.size() && (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+  };
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(1) ? 2 : 0;
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b0 == 0xE0 && b1 < 0xA0) return 0;  // overlong
+    if (b0 == 0xED && b1 > 0x9F) return 0;  // surrogate
+    return 3;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b0 == 0xF0 && b1 < 0x90) return 0;
+    if (b0 == 0xF4 && b1 > 0x8F) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '<': case '>': case '&':
+          out.append("\\u00");
+          out.push_back(kHex[c >> 4]);
+          out.push_back(kHex[c & 15]);
+          break;
+        default:
+          if (c < 0x20) {
+            out.append("\\u00");
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 15]);
+          } else {
+            out.push_back(static_cast<char>(c));
+          }
+      }
+      ++i;
+      continue;
+    }
+    size_t n = utf8_sequence_length(s, i);
+    if (n == 0) {
+      out.append("\\ufffd");
+      ++i;
+      continue;
+    }
+    // U+2028 and U+2029 break JavaScript string literals; Go escapes them.
+    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out.append(static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029");
+    } else {
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  out.push_back('"');
+}
+
+std::string response_to_json(const Response& r) {
+  std::string out;
+  out.reserve(r.body.size() + 256);
+  out.append("{\"cookies\":");
+  if (r.cookies) {
+    out.push_back('{');
+    bool first = true;
+    for (const auto& [k, v] : *r.cookies) {
+      if (!first) out.push_back(',');
+      first = false;
+      append_json_string(out, k);
+      out.push_back(':');
+      append_json_string(out, v);
+    }
+    out.push_back('}');
+  } else {
+    out.append("null");
+  }
+  out.append(",\"headers\":");
+  if (r.headers) {
+    out.push_back('{');
+    bool first = true;
+    for (const auto& [k, values] : *r.headers) {
+      if (!first) out.push_back(',');
+      first = false;
+      append_json_string(out, k);
+      out.append(":[");
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (i) out.push_back(',');
+        append_json_string(out, values[i]);
+      }
+      out.push_back(']');
+    }
+    out.push_back('}');
+  } else {
+    out.append("null");
+  }
+  out.append(",\"id\":");
+  append_json_string(out, r.id);
+  out.append(",\"body\":");
+  append_json_string(out, r.body);
+  if (r.session_id && !r.session_id->empty()) {
+    out.append(",\"sessionId\":");
+    append_json_string(out, *r.session_id);
+  }
+  out.append(",\"target\":");
+  append_json_string(out, r.target);
+  out.append(",\"usedProtocol\":");
+  append_json_string(out, r.used_protocol);
+  out.append(",\"status\":");
+  out.append(std::to_string(r.status));
+  out.push_back('}');
+  return out;
+}
+
+void append_cookie_json(std::string& out, const Cookie& c) {
+  out.append("{\"expires\":");
+  // fhttp's jar reports a session cookie's expiry as the end of year 9999.
+  constexpr int64_t kSessionCookieExpiry = 253402300799;
+  out.append(std::to_string(c.expires.value_or(kSessionCookieExpiry)));
+  out.append(",\"domain\":");
+  append_json_string(out, c.domain);
+  out.append(",\"name\":");
+  append_json_string(out, c.name);
+  out.append(",\"path\":");
+  append_json_string(out, c.path);
+  out.append(",\"value\":");
+  append_json_string(out, c.value);
+  out.append(",\"maxAge\":");
+  out.append(std::to_string(c.max_age));
+  out.append(",\"secure\":");
+  out.append(c.secure ? "true" : "false");
+  out.append(",\"httpOnly\":");
+  out.append(c.http_only ? "true" : "false");
+  out.push_back('}');
+}
+
+}  // namespace tlsc

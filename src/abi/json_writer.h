@@ -1,0 +1,18 @@
+// JSON output as Go's encoding/json writes it: struct fields in declaration
+// order, map keys sorted, HTML-safe escaping, invalid UTF-8 as U+FFFD.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "http/cookie.h"
+#include "http/response.h"
+
+namespace tlsc {
+
+void append_json_string(std::string& out, std::string_view s);
+std::string response_to_json(const Response& r);
+// {"expires":…,"domain":…,"name":…,"path":…,"value":…,"maxAge":…,"secure":…,"httpOnly":…}
+void append_cookie_json(std::string& out, const Cookie& c);
+
+}  // namespace tlsc

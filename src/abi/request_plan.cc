@@ -1,0 +1,84 @@
+#include "abi/request_plan.h"
+
+#include "core/base64.h"
+
+namespace tlsc {
+namespace {
+
+bool is_token_char(unsigned char c) {
+  if (c >= 'a' && c <= 'z') return true;
+  if (c >= 'A' && c <= 'Z') return true;
+  if (c >= '0' && c <= '9') return true;
+  switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
+    case '-': case '.': case '^': case '_': case '`': case '|': case '~':
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace
+
+std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& sessions,
+                                                              const RequestInput& in,
+                                                              std::string response_id) {
+  std::optional<std::string> sid;
+  if (in.session_id && !in.session_id->empty()) sid = in.session_id;
+
+  auto session = sessions.acquire(in);
+  if (!session) return PrepareFailure{sid, session.error().message};
+
+  if (in.request_method.empty() || in.request_url.empty()) {
+    return PrepareFailure{sid, "no request url or request method provided"};
+  }
+  RequestPlan plan;
+  plan.id = std::move(response_id);
+  if (in.request_body && !in.request_body->empty()) {
+    if (in.is_byte_request) {
+      auto decoded = base64_decode(*in.request_body);
+      if (!decoded) {
+        return PrepareFailure{sid, "failed to base64 decode request body: " + decoded.error().message};
+      }
+      plan.body = std::move(*decoded);
+    } else {
+      plan.body = *in.request_body;
+    }
+  }
+  for (char c : in.request_method) {
+    if (!is_token_char(static_cast<unsigned char>(c))) {
+      return PrepareFailure{sid, "failed to create request object: net/http: invalid method \"" +
+                                     in.request_method + "\""};
+    }
+  }
+  plan.method = in.request_method;
+  auto url = parse_url(in.request_url);
+  if (!url) return PrepareFailure{sid, "failed to create request object: " + url.error().message};
+  plan.url = std::move(*url);
+  plan.headers = in.headers;
+  plan.header_order.reserve(in.header_order.size());
+  for (const auto& h : in.header_order) plan.header_order.push_back(lower(h));
+  if (in.request_host_override) plan.host_override = *in.request_host_override;
+  for (const auto& c : in.request_cookies) {
+    plan.request_cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,
+                                                      c.max_age, c.secure,
+                                                      c.http_only));
+  }
+  plan.is_byte_response = in.is_byte_response;
+  plan.stream_output_path = in.stream_output_path;
+  if (in.stream_output_block_size && *in.stream_output_block_size > 0) {
+    plan.stream_block_size = static_cast<size_t>(*in.stream_output_block_size);
+  }
+  plan.stream_eof_symbol = in.stream_output_eof_symbol;
+  return PreparedRequest{std::move(*session), std::move(plan)};
+}
+
+}  // namespace tlsc

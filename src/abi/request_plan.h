@@ -1,0 +1,29 @@
+// RequestInput → (session, RequestPlan), on the caller's thread, with
+// upstream's checks in upstream's order: CreateClient, then BuildRequest.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "abi/request_input.h"
+#include "http/transaction.h"
+#include "session/session_registry.h"
+
+namespace tlsc {
+
+struct PreparedRequest {
+  std::shared_ptr<Session> session;
+  RequestPlan plan;
+};
+
+struct PrepareFailure {
+  std::optional<std::string> session_id;  // echoed when the input named one
+  std::string message;
+};
+
+std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& sessions,
+                                                              const RequestInput& in,
+                                                              std::string response_id);
+
+}  // namespace tlsc

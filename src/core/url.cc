@@ -1,0 +1,337 @@
+#include "core/url.h"
+
+#include <algorithm>
+#include <charconv>
+#include <vector>
+
+namespace tlsc {
+namespace {
+
+bool is_ctl(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+Error parse_error(std::string_view text, std::string_view reason) {
+  std::string m = "parse \"";
+  m.append(text);
+  m.append("\": ");
+  m.append(reason);
+  return make_error(ErrorCode::invalid_input, std::move(m));
+}
+
+// Bytes a path may carry unescaped on the wire; everything else (spaces,
+// non-ASCII, quotes) is percent-encoded as Go's EscapedPath does.
+bool path_byte_ok(unsigned char c) {
+  if (c >= 'a' && c <= 'z') return true;
+  if (c >= 'A' && c <= 'Z') return true;
+  if (c >= '0' && c <= '9') return true;
+  switch (c) {
+    case '-': case '.': case '_': case '~': case '!': case '$': case '&':
+    case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
+    case '=': case ':': case '@': case '/': case '%':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool query_byte_ok(unsigned char c) {
+  return c > 0x20 && c < 0x7f && c != '"' && c != '<' && c != '>' && c != '`' &&
+         c != '{' && c != '}' && c != '|' && c != '\\' && c != '^' && c != '#';
+}
+
+std::string escape_if_needed(std::string_view s, bool (*ok)(unsigned char)) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (ok(c)) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+bool valid_percent_escapes(std::string_view s) {
+  auto hex = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') continue;
+    if (i + 2 >= s.size()) return false;
+    if (!hex(s[i + 1]) || !hex(s[i + 2])) return false;
+    i += 2;
+  }
+  return true;
+}
+
+bool host_byte_ok(unsigned char c) {
+  if (c >= 0x80) return true;  // IDN: left for DNS to reject
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  switch (c) {
+    case '-': case '.': case '_': case '~': case '!': case '$': case '&':
+    case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
+    case '=': case '%':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// RFC 3986 5.2.4
+std::string remove_dot_segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  bool leading_slash = !path.empty() && path.front() == '/';
+  size_t i = leading_slash ? 1 : 0;
+  bool trailing = false;
+  while (i <= path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    std::string_view seg = path.substr(i, j - i);
+    trailing = false;
+    if (seg == ".") {
+      trailing = true;
+    } else if (seg == "..") {
+      if (!out.empty()) out.pop_back();
+      trailing = true;
+    } else {
+      out.push_back(seg);
+    }
+    i = j + 1;
+  }
+  std::string r = leading_slash ? "/" : "";
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (k) r.push_back('/');
+    r.append(out[k]);
+  }
+  if (trailing && (r.empty() || r.back() != '/')) r.push_back('/');
+  return r;
+}
+
+}  // namespace
+
+std::string Url::host() const {
+  std::string h = hostname.find(':') != std::string::npos ? "[" + hostname + "]" : hostname;
+  if (!port.empty()) h += ":" + port;
+  return h;
+}
+
+std::string Url::decoded_path() const {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(path.size());
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() && hex(path[i + 1]) >= 0 && hex(path[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(path[i + 1]) * 16 + hex(path[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(path[i]);
+    }
+  }
+  return out;
+}
+
+uint16_t Url::effective_port() const {
+  if (!port.empty()) {
+    unsigned v = 0;
+    auto [p, ec] = std::from_chars(port.data(), port.data() + port.size(), v);
+    if (ec != std::errc() || p != port.data() + port.size() || v > 65535) return 0;
+    return static_cast<uint16_t>(v);
+  }
+  if (scheme == "http" || scheme == "ws") return 80;
+  if (scheme == "https" || scheme == "wss") return 443;
+  return 0;
+}
+
+std::string Url::request_uri() const {
+  std::string r = path.empty() ? "/" : path;
+  if (force_query || !query.empty()) {
+    r.push_back('?');
+    r.append(query);
+  }
+  return r;
+}
+
+std::string Url::to_string() const {
+  std::string r;
+  if (!scheme.empty()) r = scheme + ":";
+  if (!scheme.empty() || !hostname.empty() || !userinfo.empty()) {
+    r += "//";
+    if (!userinfo.empty()) r += userinfo + "@";
+    r += host();
+  }
+  if (!path.empty() && path.front() != '/' && !hostname.empty()) r.push_back('/');
+  r += path;
+  if (force_query || !query.empty()) r += "?" + query;
+  if (!fragment.empty()) r += "#" + fragment;
+  return r;
+}
+
+Result<Url> parse_url(std::string_view text) {
+  for (char c : text) {
+    if (is_ctl(static_cast<unsigned char>(c))) {
+      return parse_error(text, "net/url: invalid control character in URL");
+    }
+  }
+  Url u;
+  std::string_view rest = text;
+  if (size_t hash = rest.find('#'); hash != std::string_view::npos) {
+    u.fragment = std::string(rest.substr(hash + 1));
+    rest = rest.substr(0, hash);
+  }
+  if (rest.empty()) return u;
+
+  // scheme
+  for (size_t i = 0; i < rest.size(); ++i) {
+    char c = rest[i];
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (alpha) continue;
+    if (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) continue;
+    if (c == ':') {
+      if (i == 0) return parse_error(text, "missing protocol scheme");
+      u.scheme = lower(rest.substr(0, i));
+      rest = rest.substr(i + 1);
+    }
+    break;
+  }
+
+  if (size_t q = rest.find('?'); q != std::string_view::npos) {
+    std::string_view raw_query = rest.substr(q + 1);
+    if (raw_query.empty()) u.force_query = true;
+    u.query = escape_if_needed(raw_query, query_byte_ok);
+    rest = rest.substr(0, q);
+  }
+
+  if (rest.starts_with("//")) {
+    rest = rest.substr(2);
+    size_t end = rest.find('/');
+    std::string_view authority = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+    if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
+      u.userinfo = std::string(authority.substr(0, at));
+      authority = authority.substr(at + 1);
+    }
+    std::string_view hostport = authority;
+    if (hostport.starts_with("[")) {
+      size_t close = hostport.find(']');
+      if (close == std::string_view::npos) return parse_error(text, "missing ']' in host");
+      u.hostname = lower(hostport.substr(1, close - 1));
+      std::string_view after = hostport.substr(close + 1);
+      if (!after.empty()) {
+        if (after.front() != ':') {
+          return parse_error(text, "invalid port \"" + std::string(after) + "\" after host");
+        }
+        u.port = std::string(after.substr(1));
+      }
+    } else {
+      size_t colon = hostport.rfind(':');
+      if (colon != std::string_view::npos) {
+        u.port = std::string(hostport.substr(colon + 1));
+        hostport = hostport.substr(0, colon);
+      }
+      for (char c : hostport) {
+        if (!host_byte_ok(static_cast<unsigned char>(c))) {
+          std::string m = "invalid character \"";
+          m.push_back(c);
+          m += "\" in host name";
+          return parse_error(text, m);
+        }
+      }
+      u.hostname = lower(hostport);
+    }
+    for (char c : u.port) {
+      if (c < '0' || c > '9') {
+        return parse_error(text, "invalid port \":" + u.port + "\" after host");
+      }
+    }
+  } else if (!u.scheme.empty() && !rest.starts_with("/")) {
+    // "host:8080/path" parses as scheme "host" with an opaque part in Go;
+    // a client cannot use it, so say what Go's http client would.
+    u.path = std::string(rest);
+    return u;
+  } else if (u.scheme.empty()) {
+    size_t colon = rest.find(':');
+    size_t slash = rest.find('/');
+    if (colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash)) {
+      return parse_error(text, "first path segment in URL cannot contain colon");
+    }
+  }
+  if (!valid_percent_escapes(rest)) {
+    return parse_error(text, "invalid URL escape");
+  }
+  u.path = escape_if_needed(rest, path_byte_ok);
+  return u;
+}
+
+Url resolve_reference(const Url& base, const Url& ref) {
+  Url t;
+  if (!ref.scheme.empty()) {
+    t = ref;
+    t.path = remove_dot_segments(ref.path);
+    return t;
+  }
+  t.scheme = base.scheme;
+  if (!ref.hostname.empty()) {
+    t.userinfo = ref.userinfo;
+    t.hostname = ref.hostname;
+    t.port = ref.port;
+    t.path = remove_dot_segments(ref.path);
+    t.query = ref.query;
+    t.force_query = ref.force_query;
+  } else {
+    t.userinfo = base.userinfo;
+    t.hostname = base.hostname;
+    t.port = base.port;
+    if (ref.path.empty()) {
+      t.path = base.path;
+      if (ref.query.empty() && !ref.force_query) {
+        t.query = base.query;
+        t.force_query = base.force_query;
+      } else {
+        t.query = ref.query;
+        t.force_query = ref.force_query;
+      }
+    } else {
+      if (ref.path.front() == '/') {
+        t.path = remove_dot_segments(ref.path);
+      } else {
+        std::string merged;
+        if (base.path.empty()) {
+          merged = "/" + ref.path;
+        } else {
+          size_t last = base.path.rfind('/');
+          merged = base.path.substr(0, last + 1) + ref.path;
+        }
+        t.path = remove_dot_segments(merged);
+      }
+      t.query = ref.query;
+      t.force_query = ref.force_query;
+    }
+  }
+  t.fragment = ref.fragment;
+  return t;
+}
+
+bool is_domain_or_subdomain(std::string_view sub, std::string_view parent) {
+  if (sub == parent) return true;
+  if (sub.size() <= parent.size()) return false;
+  return sub.ends_with(parent) && sub[sub.size() - parent.size() - 1] == '.';
+}
+
+}  // namespace tlsc

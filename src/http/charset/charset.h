@@ -1,0 +1,17 @@
+// Response-body charset conversion, matching what tls-client does to every
+// non-byte response: io.ReadAll(charset.NewReader(body, contentType)) with
+// golang.org/x/net/html/charset (v0.48.0) over golang.org/x/text (v0.32.0).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tlsc::charset {
+
+// The body converted to UTF-8, byte for byte what Go produces. That is not
+// always valid UTF-8: when Go only sniffs the body as UTF-8, or a <meta>
+// declares UTF-16, it passes the bytes through unchanged. Never throws; on
+// allocation failure it returns an empty string.
+std::string to_utf8(std::string_view body, std::string_view content_type) noexcept;
+
+}  // namespace tlsc::charset

@@ -1,0 +1,89 @@
+#include "http/connection_pool.h"
+
+#include <algorithm>
+
+namespace tlsc {
+
+// An idle connection watches its stream: the server closing it (or sending
+// anything) removes it from the pool at once.
+struct ConnectionPool::Idle final : StreamObserver {
+  ConnectionPool* pool;
+  std::unique_ptr<H1Connection> conn;
+  Reactor::TimerId timer = 0;
+
+  void on_stream_data(std::string_view) override { pool->evict(conn->pool_key(), conn.get()); }
+  void on_stream_closed(const Error*) override { pool->evict(conn->pool_key(), conn.get()); }
+};
+
+ConnectionPool::ConnectionPool(Reactor& reactor, PoolLimits limits)
+    : reactor_(reactor), limits_(limits) {}
+
+ConnectionPool::~ConnectionPool() { close_all(); }
+
+std::unique_ptr<H1Connection> ConnectionPool::take(const std::string& key) {
+  auto it = idle_.find(key);
+  if (it == idle_.end()) return nullptr;
+  auto& list = it->second;
+  while (!list.empty()) {
+    std::unique_ptr<Idle> idle = std::move(list.back());
+    list.pop_back();
+    --total_;
+    if (idle->timer) reactor_.cancel_timer(idle->timer);
+    idle->conn->stream().set_observer(nullptr);
+    if (idle->conn->stream().usable()) {
+      if (list.empty()) idle_.erase(it);
+      return std::move(idle->conn);
+    }
+  }
+  idle_.erase(it);
+  return nullptr;
+}
+
+void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
+  if (!conn || !conn->reusable()) return;
+  auto& list = idle_[conn->pool_key()];
+  if (list.size() >= limits_.max_idle_per_host || total_ >= limits_.max_idle_total) {
+    if (list.empty()) idle_.erase(conn->pool_key());
+    return;  // dropping it closes it
+  }
+  auto idle = std::make_unique<Idle>();
+  idle->pool = this;
+  idle->conn = std::move(conn);
+  idle->conn->stream().set_observer(idle.get());
+  if (limits_.idle_timeout.count() > 0) {
+    H1Connection* raw = idle->conn.get();
+    std::string key = raw->pool_key();
+    idle->timer = reactor_.add_timer(limits_.idle_timeout, [this, key, raw] { evict(key, raw); });
+  }
+  list.push_back(std::move(idle));
+  ++total_;
+}
+
+void ConnectionPool::evict(const std::string& key, H1Connection* conn) {
+  auto it = idle_.find(key);
+  if (it == idle_.end()) return;
+  auto& list = it->second;
+  auto pos = std::find_if(list.begin(), list.end(), [conn](const auto& i) { return i->conn.get() == conn; });
+  if (pos == list.end()) return;
+  if ((*pos)->timer) reactor_.cancel_timer((*pos)->timer);
+  // Destroyed after the current callback returns: we may be inside the
+  // stream's own call.
+  std::shared_ptr<Idle> doomed(std::move(*pos));
+  list.erase(pos);
+  --total_;
+  if (list.empty()) idle_.erase(it);
+  doomed->conn->stream().set_observer(nullptr);
+  reactor_.post([doomed] {});
+}
+
+void ConnectionPool::close_all() {
+  for (auto& [key, list] : idle_) {
+    for (auto& idle : list) {
+      if (idle->timer) reactor_.cancel_timer(idle->timer);
+    }
+  }
+  idle_.clear();
+  total_ = 0;
+}
+
+}  // namespace tlsc

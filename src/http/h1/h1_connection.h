@@ -1,0 +1,59 @@
+// One HTTP/1.1 connection: writes a request, parses the response as it
+// arrives and tells its observer. One exchange at a time. Loop thread only.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "http/h1/response_parser.h"
+#include "net/stream.h"
+
+namespace tlsc {
+
+class H1ExchangeObserver {
+ public:
+  virtual void on_h1_head(const H1ResponseHead& head) = 0;
+  virtual void on_h1_body(std::string_view bytes) = 0;
+  // The response is complete. The observer may hand the connection back to
+  // the pool from inside this call.
+  virtual void on_h1_complete() = 0;
+  // received_nothing: not one response byte arrived, so a request on a
+  // reused connection may be retried on a new one (Go does the same).
+  virtual void on_h1_error(const Error& error, bool received_nothing) = 0;
+
+ protected:
+  ~H1ExchangeObserver() = default;
+};
+
+class H1Connection final : public StreamObserver {
+ public:
+  H1Connection(std::unique_ptr<Stream> stream, std::string pool_key);
+  ~H1Connection();
+
+  void start_exchange(std::string_view request_bytes, std::string_view method,
+                      size_t max_header_bytes, H1ExchangeObserver* observer);
+  // The observer gives up (timeout, cancel): the connection cannot be reused.
+  void abandon();
+  // Can carry another request: last response complete, keep-alive, no stray
+  // bytes, stream still open.
+  bool reusable() const;
+  bool was_used() const { return exchanges_ > 0; }
+  const std::string& pool_key() const { return pool_key_; }
+  Stream& stream() { return *stream_; }
+
+  void on_stream_data(std::string_view data) override;
+  void on_stream_closed(const Error* error) override;
+
+ private:
+  std::unique_ptr<Stream> stream_;
+  std::string pool_key_;
+  std::unique_ptr<H1ResponseParser> parser_;
+  H1ExchangeObserver* observer_ = nullptr;
+  std::string body_scratch_;
+  bool received_any_ = false;
+  bool broken_ = false;
+  bool head_reported_ = false;
+  int exchanges_ = 0;
+};
+
+}  // namespace tlsc

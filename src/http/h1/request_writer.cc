@@ -1,0 +1,264 @@
+#include "http/h1/request_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+
+#include "http/header_canon.h"
+
+namespace tlsc {
+namespace {
+
+constexpr std::string_view kDefaultUserAgent = "Go-http-client/1.1";
+
+struct Field {
+  std::string_view key;
+  std::string_view value;
+  int rank;            // position in header_order, -1 when not listed
+  uint32_t key_first;  // seq of the first field with the same exact key
+  uint32_t seq;        // insertion order
+};
+
+char ascii_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
+}
+
+int compare_icase(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const auto ca = static_cast<unsigned char>(ascii_lower(a[i]));
+    const auto cb = static_cast<unsigned char>(ascii_lower(b[i]));
+    if (ca != cb) return ca < cb ? -1 : 1;
+  }
+  if (a.size() == b.size()) return 0;
+  return a.size() < b.size() ? -1 : 1;
+}
+
+// httpguts.ValidHeaderFieldValue: CTLs other than HTAB are refused.
+bool valid_field_value(std::string_view v) {
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t') || c == 0x7F) return false;
+  }
+  return true;
+}
+
+bool contains_ctl(std::string_view v) {
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7F) return true;
+  }
+  return false;
+}
+
+bool is_token_boundary(char c) { return c == ' ' || c == ',' || c == '\t'; }
+
+// fhttp's hasToken(v, "close"): a case-insensitive match bounded by
+// space, comma or tab. Only ASCII can match a 5-byte window of "close".
+bool has_close_token(std::string_view v) {
+  constexpr std::string_view token = "close";
+  if (v.size() < token.size()) return false;
+  for (size_t sp = 0; sp + token.size() <= v.size(); ++sp) {
+    if (sp > 0 && !is_token_boundary(v[sp - 1])) continue;
+    const size_t end = sp + token.size();
+    if (end != v.size() && !is_token_boundary(v[end])) continue;
+    if (compare_icase(v.substr(sp, token.size()), token) == 0) return true;
+  }
+  return false;
+}
+
+// Go writes values through headerNewlineToSpace and textproto.TrimString;
+// trimming CR/LF before replacing them gives the same bytes without a copy.
+void append_field(std::string& out, std::string_view key, std::string_view value) {
+  auto is_trim = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  size_t b = 0;
+  size_t e = value.size();
+  while (b < e && is_trim(value[b])) ++b;
+  while (e > b && is_trim(value[e - 1])) --e;
+  out.append(key);
+  out.append(": ");
+  for (size_t i = b; i < e; ++i) {
+    const char c = value[i];
+    out.push_back((c == '\r' || c == '\n') ? ' ' : c);
+  }
+  out.append("\r\n");
+}
+
+// header_order lookup that mirrors Go's map semantics: names compare after
+// lowercasing and a name listed twice keeps its last index.
+class OrderIndex {
+ public:
+  explicit OrderIndex(const std::vector<std::string>& order) {
+    entries_.reserve(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      entries_.push_back({order[i], static_cast<int>(i)});
+    }
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      const int c = compare_icase(a.name, b.name);
+      return c != 0 ? c < 0 : a.index < b.index;
+    });
+  }
+
+  int rank(std::string_view key) const {
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), key,
+                               [](std::string_view k, const Entry& e) {
+                                 return compare_icase(k, e.name) < 0;
+                               });
+    if (it == entries_.begin()) return -1;
+    --it;
+    return compare_icase(it->name, key) == 0 ? it->index : -1;
+  }
+
+ private:
+  struct Entry {
+    std::string_view name;
+    int index;
+  };
+  std::vector<Entry> entries_;
+};
+
+std::optional<Error> validate(const H1Request& req, std::string_view method) {
+  for (const auto& [key, value] : req.headers) {
+    if (!is_valid_token(key)) {
+      return make_error(ErrorCode::invalid_input,
+                        "net/http: invalid header field name " + go_quote(key));
+    }
+    if (!valid_field_value(value)) {
+      return make_error(ErrorCode::invalid_input, "net/http: invalid header field value " +
+                                                       go_quote(value) + " for Key " + key);
+    }
+  }
+  if (!is_valid_token(method)) {
+    return make_error(ErrorCode::invalid_input, "net/http: invalid method " + go_quote(method));
+  }
+  if (contains_ctl(req.request_target)) {
+    return make_error(ErrorCode::invalid_input,
+                      "net/http: can't write control character in Request.URL");
+  }
+  return std::nullopt;
+}
+
+bool has_exact_key(const H1Request& req, std::string_view a, std::string_view b) {
+  for (const auto& h : req.headers) {
+    if (h.first == a || h.first == b) return true;
+  }
+  return false;
+}
+
+Result<std::string> write_impl(const H1Request& req, bool with_body) {
+  const std::string_view method = req.method.empty() ? std::string_view("GET") : req.method;
+  if (auto err = validate(req, method)) return *err;
+
+  const bool has_host = has_exact_key(req, "Host", "host");
+  if (!has_host && req.host.empty()) {
+    return make_error(ErrorCode::invalid_input, "http: no Host in request URL");
+  }
+
+  const std::string_view body = req.body ? std::string_view(*req.body) : std::string_view();
+
+  // Header.get("Connection") reads only the canonical key's first value.
+  bool connection_has_close = false;
+  for (const auto& h : req.headers) {
+    if (h.first == "Connection") {
+      connection_has_close = has_close_token(h.second);
+      break;
+    }
+  }
+
+  char length_buf[24];
+  std::string_view length_text;
+  const bool send_length =
+      !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
+  if (send_length) {
+    auto [ptr, ec] = std::to_chars(std::begin(length_buf), std::end(length_buf), body.size());
+    (void)ec;  // 24 bytes always hold a size_t
+    length_text = std::string_view(length_buf, static_cast<size_t>(ptr - length_buf));
+  }
+
+  std::vector<Field> fields;
+  fields.reserve(req.headers.size() + 4);
+  for (const auto& [key, value] : req.headers) {
+    fields.push_back({key, value, -1, 0, static_cast<uint32_t>(fields.size())});
+  }
+  // The Host/User-Agent defaults and the transfer headers join the caller's
+  // map before sorting, so header_order positions them too.
+  if (!has_host) fields.push_back({"Host", req.host, -1, 0, static_cast<uint32_t>(fields.size())});
+  if (!has_exact_key(req, "User-Agent", "user-agent")) {
+    fields.push_back({"User-Agent", kDefaultUserAgent, -1, 0, static_cast<uint32_t>(fields.size())});
+  }
+  if (req.close && !connection_has_close) {
+    fields.push_back({"Connection", "close", -1, 0, static_cast<uint32_t>(fields.size())});
+  }
+  if (send_length) {
+    fields.push_back({"Content-Length", length_text, -1, 0, static_cast<uint32_t>(fields.size())});
+  }
+
+  // Values of one exact key stay together and in insertion order, as the
+  // values slice of a single Go map entry would.
+  {
+    std::vector<uint32_t> by_key(fields.size());
+    for (uint32_t i = 0; i < by_key.size(); ++i) by_key[i] = i;
+    std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) {
+      const int c = fields[a].key.compare(fields[b].key);
+      return c != 0 ? c < 0 : a < b;
+    });
+    for (size_t i = 0; i < by_key.size(); ++i) {
+      const bool same = i > 0 && fields[by_key[i]].key == fields[by_key[i - 1]].key;
+      fields[by_key[i]].key_first = same ? fields[by_key[i - 1]].key_first : by_key[i];
+    }
+  }
+
+  const OrderIndex order(req.header_order);
+  for (auto& f : fields) f.rank = order.rank(f.key);
+
+  // headerSorter.Less: listed keys by position, then unlisted keys bytewise.
+  std::sort(fields.begin(), fields.end(), [](const Field& a, const Field& b) {
+    if (a.rank >= 0 && b.rank >= 0) {
+      if (a.rank != b.rank) return a.rank < b.rank;
+      if (a.key_first != b.key_first) return a.key_first < b.key_first;
+      return a.seq < b.seq;
+    }
+    if (a.rank >= 0) return true;
+    if (b.rank >= 0) return false;
+    const int c = a.key.compare(b.key);
+    return c != 0 ? c < 0 : a.seq < b.seq;
+  });
+
+  std::vector<Field> extras;
+  extras.reserve(req.extra_headers.size());
+  for (const auto& [key, value] : req.extra_headers) {
+    extras.push_back({key, value, -1, 0, static_cast<uint32_t>(extras.size())});
+  }
+  std::sort(extras.begin(), extras.end(), [](const Field& a, const Field& b) {
+    const int c = a.key.compare(b.key);
+    return c != 0 ? c < 0 : a.seq < b.seq;
+  });
+
+  size_t estimate = method.size() + req.request_target.size() + 16;
+  for (const auto& f : fields) estimate += f.key.size() + f.value.size() + 4;
+  for (const auto& f : extras) estimate += f.key.size() + f.value.size() + 4;
+  if (with_body) estimate += body.size();
+
+  std::string out;
+  out.reserve(estimate);
+  out.append(method);
+  out.push_back(' ');
+  out.append(req.request_target);
+  out.append(" HTTP/1.1\r\n");
+  for (const auto& f : fields) append_field(out, f.key, f.value);
+  for (const auto& f : extras) append_field(out, f.key, f.value);
+  out.append("\r\n");
+  if (with_body) out.append(body);
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> write_h1_request(const H1Request& req) { return write_impl(req, true); }
+
+Result<std::string> write_h1_request_head(const H1Request& req) {
+  return write_impl(req, false);
+}
+
+}  // namespace tlsc

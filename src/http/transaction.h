@@ -1,0 +1,108 @@
+// One request from start to its single completion: per hop
+// connect → send → head → body, then cookies, redirect or finish, all under
+// one client timeout. Loop thread only, except the constructor.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/url.h"
+#include "http/cookie.h"
+#include "http/decoder.h"
+#include "http/h1/h1_connection.h"
+#include "http/response.h"
+#include "net/dns_resolver.h"
+#include "net/tcp_stream.h"
+#include "session/session.h"
+
+namespace tlsc {
+
+// What one request asks for, checked and normalised on the caller's thread.
+struct RequestPlan {
+  std::string id;
+  std::string method;
+  Url url;
+  HeaderList headers;
+  std::vector<std::string> header_order;  // lowercase
+  std::optional<std::string> body;
+  std::optional<std::string> host_override;
+  std::vector<Cookie> request_cookies;
+  bool is_byte_response = false;
+  std::optional<std::string> stream_output_path;
+  size_t stream_block_size = 1024;
+  std::optional<std::string> stream_eof_symbol;
+};
+
+struct TransactionContext {
+  Reactor& reactor;
+  DnsResolver& resolver;
+};
+
+class Transaction final : public H1ExchangeObserver, public std::enable_shared_from_this<Transaction> {
+ public:
+  using Completion = std::function<void(Response)>;
+
+  static void start(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
+                    Completion done);
+  // The session ended under us: finish now with an error.
+  void cancel(const std::string& reason);
+
+  void on_h1_head(const H1ResponseHead& head) override;
+  void on_h1_body(std::string_view bytes) override;
+  void on_h1_complete() override;
+  void on_h1_error(const Error& error, bool received_nothing) override;
+
+  Transaction(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
+              Completion done);
+  ~Transaction();
+
+ private:
+  enum class Phase { resolve, connect, send, headers, body, done };
+
+  void begin_hop();
+  void connect_new();
+  void on_connected(Result<int> fd);
+  void send_on(std::unique_ptr<H1Connection> conn, bool reused);
+  void release_connection(bool reusable);
+  void after_response();
+  void finish_with_body();
+  void fail(const std::string& message, bool wrap_url = true);
+  void complete(Response r);
+  std::string url_error_prefix() const;
+
+  TransactionContext ctx_;
+  std::shared_ptr<Session> session_;
+  ClientOptions options_;
+  RequestPlan plan_;
+  Completion done_;
+  std::shared_ptr<Transaction> self_;  // alive until complete()
+
+  // Current hop.
+  Url url_;
+  std::string method_;
+  std::optional<std::string> body_;
+  HeaderList headers_;
+  std::optional<std::string> host_;
+  Phase phase_ = Phase::resolve;
+  bool requested_compression_ = false;
+  bool reused_connection_ = false;
+  int retries_ = 0;
+  int redirects_ = 0;
+  std::string request_bytes_;
+  std::unique_ptr<H1Connection> conn_;
+  std::unique_ptr<TcpConnector> connector_;
+  Reactor::TimerId timeout_timer_ = 0;
+
+  // Current response.
+  H1ResponseHead head_;
+  bool following_redirect_ = false;
+  std::optional<Url> redirect_to_;
+  std::unique_ptr<BodyDecoder> decoder_;
+  std::string body_bytes_;
+  std::optional<Error> decode_error_;
+};
+
+}  // namespace tlsc

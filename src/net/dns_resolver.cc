@@ -1,0 +1,187 @@
+#include "net/dns_resolver.h"
+
+#include <ares.h>
+#include <netinet/in.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace tlsc {
+namespace {
+
+void init_ares_library_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { ares_library_init(ARES_LIB_INIT_ALL); });
+}
+
+}  // namespace
+
+struct DnsResolver::Impl : IoHandler {
+  struct Query {
+    Impl* impl;
+    std::string host;
+    uint16_t port;
+    AddressFamilies families;
+    Callback cb;
+  };
+
+  Reactor& reactor;
+  ares_channel channel = nullptr;
+  std::string init_error;
+  std::unordered_map<int, uint32_t> sockets;
+  Reactor::TimerId timer = 0;
+
+  explicit Impl(Reactor& r) : reactor(r) {
+    init_ares_library_once();
+    ares_options opts{};
+    int mask = ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES;
+    opts.sock_state_cb = &Impl::sock_state;
+    opts.sock_state_cb_data = this;
+    opts.timeout = 2000;
+    opts.tries = 2;
+    // Tests point the resolver at a loopback name server this way, so that
+    // no query ever leaves the machine.
+    std::string resolv_conf;
+    if (const char* p = std::getenv("TLS_CLIENT_RESOLV_CONF"); p != nullptr && *p != '\0') {
+      resolv_conf = p;
+      opts.resolvconf_path = resolv_conf.data();
+      mask |= ARES_OPT_RESOLVCONF;
+    }
+    int rc = ares_init_options(&channel, &opts, mask);
+    if (rc != ARES_SUCCESS) {
+      init_error = ares_strerror(rc);
+      channel = nullptr;
+    }
+  }
+
+  ~Impl() {
+    if (timer) reactor.cancel_timer(timer);
+    // Runs every pending callback with ARES_EDESTRUCTION.
+    if (channel) ares_destroy(channel);
+    for (auto& [fd, ev] : sockets) reactor.unwatch(fd);
+  }
+
+  static void sock_state(void* data, ares_socket_t fd, int readable, int writable) {
+    auto* self = static_cast<Impl*>(data);
+    uint32_t ev = (readable ? uint32_t{kIoReadable} : 0u) | (writable ? uint32_t{kIoWritable} : 0u);
+    auto it = self->sockets.find(fd);
+    if (ev == 0) {
+      if (it != self->sockets.end()) {
+        self->reactor.unwatch(fd);
+        self->sockets.erase(it);
+      }
+      return;
+    }
+    if (it == self->sockets.end()) {
+      self->sockets.emplace(fd, ev);
+      self->reactor.watch(fd, ev, self);
+    } else {
+      it->second = ev;
+      self->reactor.set_events(fd, ev);
+    }
+  }
+
+  void on_io(uint32_t) override {
+    // c-ares tells which sockets are ready only through ares_process_fd;
+    // handing it every socket it watches is cheap (a handful at most).
+    std::vector<std::pair<int, uint32_t>> snapshot(sockets.begin(), sockets.end());
+    for (auto& [fd, ev] : snapshot) {
+      ares_process_fd(channel, (ev & kIoReadable) ? fd : ARES_SOCKET_BAD,
+                      (ev & kIoWritable) ? fd : ARES_SOCKET_BAD);
+    }
+    rearm_timer();
+  }
+
+  void rearm_timer() {
+    if (timer) {
+      reactor.cancel_timer(timer);
+      timer = 0;
+    }
+    if (!channel) return;
+    timeval tv{};
+    timeval* t = ares_timeout(channel, nullptr, &tv);
+    if (t == nullptr) return;
+    auto ms = std::chrono::milliseconds(t->tv_sec * 1000 + (t->tv_usec + 999) / 1000);
+    timer = reactor.add_timer(ms, [this] {
+      timer = 0;
+      ares_process_fd(channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+      rearm_timer();
+    });
+  }
+
+  static void on_result(void* arg, int status, int /*timeouts*/, ares_addrinfo* result) {
+    std::unique_ptr<Query> q(static_cast<Query*>(arg));
+    std::vector<SocketAddress> addrs;
+    if (status == ARES_SUCCESS && result != nullptr) {
+      for (ares_addrinfo_node* n = result->nodes; n != nullptr; n = n->ai_next) {
+        if (n->ai_addr == nullptr || n->ai_addrlen > sizeof(sockaddr_storage)) continue;
+        if (n->ai_family == AF_INET && q->families == AddressFamilies::ipv6_only) continue;
+        if (n->ai_family == AF_INET6 && q->families == AddressFamilies::ipv4_only) continue;
+        SocketAddress a;
+        std::memcpy(&a.storage, n->ai_addr, n->ai_addrlen);
+        a.length = static_cast<socklen_t>(n->ai_addrlen);
+        a.set_port(q->port);
+        addrs.push_back(a);
+      }
+    }
+    if (result) ares_freeaddrinfo(result);
+    std::string prefix = "dial tcp: lookup " + q->host;
+    if (status == ARES_SUCCESS && addrs.empty()) {
+      q->cb(make_error(ErrorCode::dns, prefix + ": no suitable address found"));
+    } else if (status == ARES_SUCCESS) {
+      q->cb(std::move(addrs));
+    } else if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
+      q->cb(make_error(ErrorCode::dns, prefix + ": no such host"));
+    } else if (status == ARES_ETIMEOUT) {
+      q->cb(make_error(ErrorCode::dns, prefix + ": i/o timeout"));
+    } else {
+      q->cb(make_error(ErrorCode::dns, prefix + ": " + ares_strerror(status)));
+    }
+  }
+};
+
+DnsResolver::DnsResolver(Reactor& reactor) : impl_(std::make_unique<Impl>(reactor)) {}
+DnsResolver::~DnsResolver() = default;
+
+void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilies families,
+                          Callback cb) {
+  SocketAddress literal;
+  if (SocketAddress::from_ip_literal(host, port, literal)) {
+    bool allowed = !((literal.family() == AF_INET && families == AddressFamilies::ipv6_only) ||
+                     (literal.family() == AF_INET6 && families == AddressFamilies::ipv4_only));
+    impl_->reactor.post([cb = std::move(cb), literal, allowed, host]() {
+      if (!allowed) {
+        cb(make_error(ErrorCode::dns,
+                      "dial tcp: address " + host + ": no suitable address found"));
+        return;
+      }
+      cb(std::vector<SocketAddress>{literal});
+    });
+    return;
+  }
+  if (!impl_->channel) {
+    impl_->reactor.post([cb = std::move(cb), msg = impl_->init_error]() {
+      cb(make_error(ErrorCode::dns, "dial tcp: resolver unavailable: " + msg));
+    });
+    return;
+  }
+  if (host.empty() || host.size() > 253) {
+    impl_->reactor.post([cb = std::move(cb), host]() {
+      cb(make_error(ErrorCode::dns, "dial tcp: lookup " + host + ": no such host"));
+    });
+    return;
+  }
+  ares_addrinfo_hints hints{};
+  hints.ai_family = families == AddressFamilies::ipv4_only   ? AF_INET
+                    : families == AddressFamilies::ipv6_only ? AF_INET6
+                                                             : AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  auto q = std::make_unique<Impl::Query>(Impl::Query{impl_.get(), host, port, families, std::move(cb)});
+  // on_result takes ownership back, also when the channel is destroyed.
+  ares_getaddrinfo(impl_->channel, host.c_str(), nullptr, &hints, &Impl::on_result, q.release());
+  impl_->rearm_timer();
+}
+
+}  // namespace tlsc

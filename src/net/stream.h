@@ -1,0 +1,37 @@
+// A connected byte stream: the top of a connection's filter stack
+// (tcp, later tls over tcp, proxies). Loop thread only.
+#pragma once
+
+#include <string_view>
+
+#include "core/error.h"
+
+namespace tlsc {
+
+class StreamObserver {
+ public:
+  // Bytes arrived; the view is valid only during the call.
+  virtual void on_stream_data(std::string_view data) = 0;
+  // The peer closed (error == nullptr) or the stream failed. No more calls
+  // follow. The observer may destroy the stream from inside either call.
+  virtual void on_stream_closed(const Error* error) = 0;
+
+ protected:
+  ~StreamObserver() = default;
+};
+
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  // Delivery goes to the current observer; nullptr parks the stream (an idle
+  // pooled connection), and anything arriving then is remembered as closure.
+  virtual void set_observer(StreamObserver* observer) = 0;
+  // Queues bytes; they are sent as the socket allows.
+  virtual void write(std::string_view bytes) = 0;
+  // True while the stream can still be used (no EOF or error seen).
+  virtual bool usable() const = 0;
+  // Closes at once; no observer call follows.
+  virtual void close() = 0;
+};
+
+}  // namespace tlsc

@@ -1,0 +1,72 @@
+// TCP: a non-blocking connect over a list of addresses, then a Stream.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "net/socket_address.h"
+#include "net/stream.h"
+#include "reactor/reactor.h"
+
+namespace tlsc {
+
+class TcpStream final : public Stream, public IoHandler {
+ public:
+  TcpStream(Reactor& reactor, int fd);  // takes a connected socket
+  ~TcpStream() override;
+
+  void set_observer(StreamObserver* observer) override;
+  void write(std::string_view bytes) override;
+  bool usable() const override { return fd_ >= 0 && !peer_closed_; }
+  void close() override;
+
+  void on_io(uint32_t events) override;
+
+ private:
+  void update_interest();
+  void flush();
+  void fail(const Error& e);
+  void fail_later(Error e);
+
+  Reactor& reactor_;
+  int fd_;
+  StreamObserver* observer_ = nullptr;
+  std::string out_;
+  size_t out_offset_ = 0;
+  bool peer_closed_ = false;
+  // Lets deferred tasks and on_io notice that an observer destroyed us.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+// Connects to the addresses in order until one accepts (Go's dialer does the
+// same for one address family; Happy Eyeballs comes with the proxies issue).
+// The callback runs exactly once on the loop thread unless cancel() is
+// called first; destroying the connector cancels it.
+class TcpConnector final : public IoHandler {
+ public:
+  using Callback = std::function<void(Result<int> fd)>;
+
+  TcpConnector(Reactor& reactor, std::vector<SocketAddress> addresses,
+               std::optional<SocketAddress> local_address, Callback cb);
+  ~TcpConnector();
+  void start();
+  void cancel();
+  void on_io(uint32_t events) override;
+
+ private:
+  void try_next();
+  void finish(Result<int> r);
+
+  Reactor& reactor_;
+  std::vector<SocketAddress> addresses_;
+  std::optional<SocketAddress> local_;
+  Callback cb_;
+  size_t next_ = 0;
+  int fd_ = -1;
+  std::string last_error_;
+};
+
+}  // namespace tlsc

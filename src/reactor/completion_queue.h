@@ -1,0 +1,56 @@
+// Finished async responses, collected by whoever calls waitNext, plus the
+// notifier thread behind setNotify. See DESIGN.md section 2 for the
+// contract this implements.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace tlsc {
+
+class CompletionQueue {
+ public:
+  using NotifyFn = void (*)(int pending);
+
+  static constexpr size_t kMaxBatchCount = 512;
+  static constexpr size_t kMaxBatchBytes = 16u << 20;
+
+  CompletionQueue();
+  ~CompletionQueue();
+
+  // An async request was accepted; it will push exactly one response.
+  void expect_one();
+  // Loop thread: a finished response, already serialised as JSON.
+  void push(std::string response_json);
+  // Caller threads: a JSON array of up to a batch of responses, oldest
+  // first. Waits up to timeout_ms (-1: forever) for the first one, but never
+  // when nothing is queued and nothing is in flight.
+  std::string wait_batch(int timeout_ms);
+  // Any thread. Returns after any callback in progress on another thread has
+  // returned, except when called from the notifier thread itself.
+  void set_notify(NotifyFn fn);
+
+ private:
+  void notifier_loop();
+  void arm_locked();
+
+  std::mutex mu_;
+  std::condition_variable items_cv_;
+  std::deque<std::string> items_;
+  size_t in_flight_ = 0;
+
+  std::condition_variable notify_cv_;
+  NotifyFn notify_ = nullptr;
+  bool armed_ = true;         // a callback is due when the queue fills
+  bool notify_due_ = false;   // the notifier thread should call now
+  bool in_callback_ = false;
+  bool stopping_ = false;
+  std::condition_variable callback_done_cv_;
+  std::thread notifier_;
+};
+
+}  // namespace tlsc

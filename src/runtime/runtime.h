@@ -1,0 +1,52 @@
+// The one process-wide object: the reactor thread and everything that must
+// be shared between callers (sessions, async completions, returned strings).
+// Created on first use and never destroyed, so no exit-time destructor races
+// a caller's thread or the loop.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "net/dns_resolver.h"
+#include "reactor/completion_queue.h"
+#include "reactor/reactor.h"
+#include "session/session_registry.h"
+
+namespace tlsc {
+
+// Strings handed to callers that they free by id (upstream's
+// unsafePointers map).
+class ReturnedStrings {
+ public:
+  char* keep(const std::string& id, std::string text);
+  void release(const std::string& id);
+  size_t size();
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<char[]>> strings_;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();
+
+  Reactor& reactor() { return reactor_; }
+  DnsResolver& resolver() { return *resolver_; }  // loop thread only
+  SessionRegistry& sessions() { return sessions_; }
+  CompletionQueue& completions() { return completions_; }
+  ReturnedStrings& returned() { return returned_; }
+
+ private:
+  Runtime();
+
+  Reactor reactor_;
+  std::unique_ptr<DnsResolver> resolver_;
+  SessionRegistry sessions_;
+  CompletionQueue completions_;
+  ReturnedStrings returned_;
+};
+
+}  // namespace tlsc

@@ -1,0 +1,51 @@
+#include "session/session.h"
+
+#include <vector>
+
+#include "http/transaction.h"
+
+namespace tlsc {
+namespace {
+
+PoolLimits limits_from(const TransportOptionsInput& t) {
+  PoolLimits l;
+  if (t.max_idle_conns > 0) l.max_idle_total = static_cast<size_t>(t.max_idle_conns);
+  if (t.max_idle_conns_per_host > 0) l.max_idle_per_host = static_cast<size_t>(t.max_idle_conns_per_host);
+  if (t.idle_conn_timeout_ns) {
+    // Go: zero means no limit.
+    l.idle_timeout = std::chrono::milliseconds(*t.idle_conn_timeout_ns / 1000000);
+  }
+  if (t.disable_keep_alives) l.max_idle_per_host = 0;
+  return l;
+}
+
+}  // namespace
+
+Session::Session(std::string id, ClientOptions options, Reactor& reactor)
+    : id_(std::move(id)),
+      options_(std::move(options)),
+      pool_(reactor, limits_from(options_.transport)) {}
+
+Session::~Session() = default;
+
+ClientOptions Session::options() const {
+  std::lock_guard lock(options_mu_);
+  return options_;
+}
+
+void Session::update_from_request(const RequestInput& in) {
+  std::lock_guard lock(options_mu_);
+  if (in.proxy_url) options_.proxy_url = *in.proxy_url;
+  options_.rotating_proxy = in.is_rotating_proxy;
+  options_.follow_redirects = in.follow_redirects;
+}
+
+void Session::close_on_loop(const std::string& reason) {
+  closed_ = true;
+  pool_.close_all();
+  // cancel() removes the transaction from the set.
+  std::vector<Transaction*> victims(in_flight_.begin(), in_flight_.end());
+  for (Transaction* t : victims) t->cancel(reason);
+}
+
+}  // namespace tlsc

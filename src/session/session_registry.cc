@@ -1,0 +1,54 @@
+#include "session/session_registry.h"
+
+namespace tlsc {
+
+Result<std::shared_ptr<Session>> SessionRegistry::acquire(const RequestInput& in) {
+  // Upstream rejects conflicting input before it looks for the session.
+  auto options = client_options_from_input(in);
+  if (!options) return options.error();
+  std::string id = in.session_id.value_or("");
+  if (!id.empty()) {
+    std::lock_guard lock(mu_);
+    if (auto it = sessions_.find(id); it != sessions_.end()) {
+      it->second->update_from_request(in);
+      return it->second;
+    }
+  }
+  auto session = std::make_shared<Session>(id, std::move(*options), reactor_);
+  if (!id.empty()) {
+    std::lock_guard lock(mu_);
+    // Two threads may race to create the same session: the first one wins.
+    auto [it, inserted] = sessions_.emplace(id, session);
+    if (!inserted) {
+      it->second->update_from_request(in);
+      return it->second;
+    }
+  }
+  return session;
+}
+
+std::shared_ptr<Session> SessionRegistry::find(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Session> SessionRegistry::remove(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return nullptr;
+  auto s = std::move(it->second);
+  sessions_.erase(it);
+  return s;
+}
+
+std::vector<std::shared_ptr<Session>> SessionRegistry::remove_all() {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<Session>> all;
+  all.reserve(sessions_.size());
+  for (auto& [id, s] : sessions_) all.push_back(std::move(s));
+  sessions_.clear();
+  return all;
+}
+
+}  // namespace tlsc

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The library exports exactly the ABI, and needs nothing from the dynamic
+# linker but libc, libm, libpthread, libdl and the C++ runtime (DESIGN.md 3a):
+# a symbol bound to Node's own OpenSSL, c-ares or zlib would break inside Node.
+set -euo pipefail
+lib="$1"
+expected="addCookiesToSession destroyAll destroySession freeMemory getCookiesFromSession request requestAsync setNotify waitNext"
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWwDdBbRrVv]$/ {print $3}' | sed 's/@.*//' | sort | tr '\n' ' ' | sed 's/ $//')
+if [ "$exported" != "$expected" ]; then
+  echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1
+fi
+needed=$(readelf -d "$lib" | awk '/NEEDED/ {gsub(/[\[\]]/, "", $5); print $5}')
+for n in $needed; do
+  case "$n" in
+    libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|libstdc++.so.*|libgcc_s.so.*|ld-linux*) ;;
+    *) echo "unexpected DT_NEEDED: $n"; exit 1 ;;
+  esac
+done
+# Every undefined symbol must carry a glibc/libstdc++/libgcc version: one
+# without a version could be satisfied by whatever the host process exports.
+# The weak references the C++ runtime itself carries (transactional-memory
+# clones, __cxa_pure_virtual) and the profiling hook are the only exceptions.
+bad=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -v -E '@(GLIBC|GLIBCXX|CXXABI|GCC)_' | grep -v -E '^(__gmon_start__|_ITM_[A-Za-z0-9]+|_ZGTt[A-Za-z0-9]+|__cxa_pure_virtual|__cxa_finalize)$' || true)
+if [ -n "$bad" ]; then
+  echo "undefined symbols not from libc or the C++ runtime:"; echo "$bad"; exit 1
+fi
+echo "exported symbols: ok ($exported); needed: $(echo $needed)"

@@ -1,0 +1,116 @@
+// Every kind of bad input answers with status 0 and a reason, never a crash
+// or a hang.
+#include <catch2/catch.hpp>
+#include <chrono>
+
+#include "support.h"
+
+using itest::call;
+using itest::call_raw;
+using itest::h1_servers;
+using itest::json;
+
+namespace {
+
+void expect_error(const json& r, const std::string& fragment) {
+  INFO(r.dump());
+  CHECK(r["status"] == 0);
+  CHECK(r["body"].get<std::string>().find(fragment) != std::string::npos);
+  CHECK(r["headers"].is_null());
+}
+
+json req(const std::string& url, json extra = json::object()) {
+  json in = {{"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 10}};
+  for (auto& [k, v] : extra.items()) in[k] = v;
+  return call(in);
+}
+
+}  // namespace
+
+TEST_CASE("malformed calls", "[bad]") {
+  expect_error(call_raw(nullptr), "null pointer");
+  expect_error(call_raw(""), "unexpected end of JSON input");
+  expect_error(call_raw("{not json"), "invalid JSON");
+  expect_error(call_raw("[1,2]"), "cannot unmarshal array into Go value of type RequestInput");
+  expect_error(call_raw("\"str\""), "cannot unmarshal string");
+  expect_error(call_raw("{\"requestUrl\": 5, \"requestMethod\": \"GET\"}"),
+               "json: cannot unmarshal number 5 into Go struct field RequestInput.requestUrl of type string");
+  expect_error(call_raw("{\"timeoutSeconds\": \"10\"}"), "of type int");
+  expect_error(call_raw("{\"requestUrl\": \"http://a/\xff\xfe\", \"requestMethod\": \"GET\"}"),
+               "invalid JSON");
+  expect_error(call_raw("{}"), "no request url or request method provided");
+}
+
+TEST_CASE("upstream's conflicting-input rules", "[bad]") {
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
+                     {"tlsClientIdentifier", "chrome_133"}, {"customTlsClient", {{"ja3String", "x"}}}}),
+               "cannot build client out of client identifier and custom tls client information");
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
+                     {"timeoutSeconds", 1}, {"timeoutMilliseconds", 5}}),
+               "cannot build client with both defined timeout in seconds and timeout in milliseconds");
+  // An unknown identifier is no error: it falls back to the default profile.
+  json r = req(h1_servers().http + "/echo", {{"tlsClientIdentifier", "no_such_browser_1"}});
+  CHECK(r["status"] == 200);
+}
+
+TEST_CASE("huge strings do not crash", "[bad]") {
+  std::string huge(8 << 20, 'a');
+  json r = req(h1_servers().http + "/echo", {{"headers", {{"X-Huge", huge.substr(0, 1 << 20)}}}});
+  CHECK((r["status"] == 200 || r["status"] == 431 || r["status"] == 0));
+  r = req("http://" + huge + "/");
+  CHECK(r["status"] == 0);
+  r = call({{"requestUrl", h1_servers().http + "/echo"}, {"requestMethod", "POST"}, {"requestBody", huge}});
+  CHECK(r["status"] == 200);
+}
+
+TEST_CASE("bad methods and URLs", "[bad]") {
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GE T"}}),
+               "failed to create request object: net/http: invalid method \"GE T\"");
+  expect_error(req("127.0.0.1:8080/x"), "failed to create request object: parse \"127.0.0.1:8080/x\": first path segment in URL cannot contain colon");
+  expect_error(req("/just/a/path"), "unsupported protocol scheme \"\"");
+  expect_error(req("http:///nohost"), "http: no Host in request URL");
+  expect_error(req("ftp://127.0.0.1/file"), "unsupported protocol scheme \"ftp\"");
+  expect_error(req("http://127.0.0.1:70000/"), "invalid port");
+  expect_error(req("http://127.0.0.1:8x/"), "invalid port");
+}
+
+TEST_CASE("network failures", "[bad]") {
+  // Port 1 on loopback: nothing listens there.
+  json r = req("http://127.0.0.1:1/");
+  expect_error(r, "failed to do request: Get \"http://127.0.0.1:1/\": dial tcp 127.0.0.1:1: connect: connection refused");
+  expect_error(req("http://no-such-host.invalid/"), "lookup no-such-host.invalid");
+  expect_error(req(h1_servers().raw + "/raw/reset"), "connection reset by peer");
+  expect_error(req(h1_servers().raw + "/raw/truncated"), "unexpected EOF");
+  expect_error(req(h1_servers().raw + "/raw/no-response"), "EOF");
+  expect_error(req(h1_servers().raw + "/raw/malformed-status"), "malformed HTTP status code");
+  expect_error(req(h1_servers().raw + "/raw/garbage"), "malformed HTTP response");
+  expect_error(req(h1_servers().raw + "/raw/bad-chunk"), "chunk");
+  expect_error(req(h1_servers().raw + "/raw/huge-header", {{"transportOptions", {{"maxResponseHeaderBytes", 4096}}}}),
+               "server response headers exceeded 4096 bytes; aborted");
+}
+
+TEST_CASE("timeouts end a request on time", "[bad][timeout]") {
+  auto t0 = std::chrono::steady_clock::now();
+  json r = call({{"requestUrl", h1_servers().http + "/delay/5000"}, {"requestMethod", "GET"},
+                 {"timeoutMilliseconds", 300}});
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  expect_error(r, "Client.Timeout exceeded while awaiting headers");
+  CHECK(ms >= 290);
+  CHECK(ms < 3000);
+  r = call({{"requestUrl", h1_servers().raw + "/raw/slow-body"}, {"requestMethod", "GET"},
+            {"timeoutMilliseconds", 300}});
+  expect_error(r, "Client.Timeout or context cancellation while reading body");
+}
+
+TEST_CASE("freeMemory, destroySession and waitNext on nothing", "[bad]") {
+  CHECK(itest::lib().freeMemory(const_cast<char*>("no-such-id")) == nullptr);
+  CHECK(itest::lib().freeMemory(nullptr) == nullptr);
+  json d = itest::call_fn(itest::lib().destroySession, {{"sessionId", "never-existed"}});
+  CHECK(d["success"] == true);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string w = itest::lib().waitNext(-1);
+  CHECK(w == "[]");
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+  json c = itest::call_fn(itest::lib().getCookiesFromSession, {{"sessionId", "never-existed"}, {"url", "http://x/"}});
+  expect_error(c, "no client found for sessionId: never-existed");
+}

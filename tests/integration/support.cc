@@ -1,0 +1,120 @@
+#include "support.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+namespace itest {
+
+const Library& lib() {
+  static const Library l = [] {
+    // Name lookups in tests must never leave the machine: point the
+    // library's resolver at a loopback name server that is not there.
+    static const std::string conf = [] {
+      std::string path = "/tmp/tlsc-itest-resolv.conf";
+      if (FILE* f = std::fopen(path.c_str(), "w")) {
+        std::fputs("nameserver 127.0.0.1\n", f);
+        std::fclose(f);
+      }
+      return path;
+    }();
+    setenv("TLS_CLIENT_RESOLV_CONF", conf.c_str(), 1);
+    void* h = dlopen(TLSC_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) throw std::runtime_error(std::string("dlopen: ") + dlerror());
+    Library x{};
+    auto sym = [h](const char* name) {
+      void* p = dlsym(h, name);
+      if (p == nullptr) throw std::runtime_error(std::string("missing symbol ") + name);
+      return p;
+    };
+    x.request = reinterpret_cast<char* (*)(char*)>(sym("request"));
+    x.getCookiesFromSession = reinterpret_cast<char* (*)(char*)>(sym("getCookiesFromSession"));
+    x.addCookiesToSession = reinterpret_cast<char* (*)(char*)>(sym("addCookiesToSession"));
+    x.freeMemory = reinterpret_cast<char* (*)(char*)>(sym("freeMemory"));
+    x.destroySession = reinterpret_cast<char* (*)(char*)>(sym("destroySession"));
+    x.destroyAll = reinterpret_cast<char* (*)()>(sym("destroyAll"));
+    x.requestAsync = reinterpret_cast<char* (*)(char*)>(sym("requestAsync"));
+    x.waitNext = reinterpret_cast<char* (*)(int)>(sym("waitNext"));
+    x.setNotify = reinterpret_cast<void (*)(void (*)(int))>(sym("setNotify"));
+    return x;
+  }();
+  return l;
+}
+
+json call_fn(char* (*fn)(char*), const json& input) {
+  std::string text = input.dump();
+  char* out = fn(text.data());
+  if (out == nullptr) throw std::runtime_error("library returned NULL");
+  json r = json::parse(out);
+  if (r.contains("id") && r["id"].is_string()) {
+    std::string id = r["id"];
+    lib().freeMemory(id.data());
+  }
+  return r;
+}
+
+json call(const json& input) { return call_fn(lib().request, input); }
+
+json call_raw(const char* text) {
+  char* out = lib().request(const_cast<char*>(text));
+  if (out == nullptr) throw std::runtime_error("library returned NULL");
+  json r = json::parse(out);
+  std::string id = r.value("id", "");
+  lib().freeMemory(id.data());
+  return r;
+}
+
+ChildServer::ChildServer(std::vector<std::string> argv) {
+  int in_pipe[2], out_pipe[2];
+  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0) throw std::runtime_error("pipe");
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    close(in_pipe[1]);
+    close(out_pipe[0]);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  stdin_fd_ = in_pipe[1];
+  std::string line;
+  char c;
+  while (read(out_pipe[0], &c, 1) == 1 && c != '\n') line.push_back(c);
+  close(out_pipe[0]);
+  if (line.empty()) throw std::runtime_error("server did not start: " + argv[0]);
+  info_ = json::parse(line);
+}
+
+ChildServer::~ChildServer() {
+  if (stdin_fd_ >= 0) close(stdin_fd_);
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+const H1Servers& h1_servers() {
+  static std::unique_ptr<ChildServer> child;
+  static const H1Servers s = [] {
+    child = std::make_unique<ChildServer>(
+        std::vector<std::string>{"node", std::string(TLSC_SOURCE_DIR) + "/tests/servers/h1_server.js"});
+    H1Servers x;
+    x.http = "http://127.0.0.1:" + std::to_string(child->info()["http"].get<int>());
+    x.raw = "http://127.0.0.1:" + std::to_string(child->info()["raw"].get<int>());
+    return x;
+  }();
+  return s;
+}
+
+}  // namespace itest

@@ -1,0 +1,54 @@
+// Shared pieces of the integration tests: the library loaded with dlopen as
+// a binding loads it, and the loopback servers the tests talk to.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace itest {
+
+using json = nlohmann::json;
+
+struct Library {
+  char* (*request)(char*);
+  char* (*getCookiesFromSession)(char*);
+  char* (*addCookiesToSession)(char*);
+  char* (*freeMemory)(char*);
+  char* (*destroySession)(char*);
+  char* (*destroyAll)();
+  char* (*requestAsync)(char*);
+  char* (*waitNext)(int);
+  void (*setNotify)(void (*)(int));
+};
+
+// Loaded once per process from TLSC_LIBRARY_PATH.
+const Library& lib();
+
+// Calls request() and frees the result, as every binding does.
+json call(const json& input);
+json call_raw(const char* text);  // the exact bytes, or nullptr
+json call_fn(char* (*fn)(char*), const json& input);
+
+// A child process that prints one JSON line (its ports) and lives until its
+// stdin closes.
+class ChildServer {
+ public:
+  explicit ChildServer(std::vector<std::string> argv);
+  ~ChildServer();
+  const json& info() const { return info_; }
+
+ private:
+  int pid_ = -1;
+  int stdin_fd_ = -1;
+  json info_;
+};
+
+// The Node loopback servers of tests/servers/h1_server.js, started once.
+struct H1Servers {
+  std::string http;  // "http://127.0.0.1:port"
+  std::string raw;
+};
+const H1Servers& h1_servers();
+
+}  // namespace itest

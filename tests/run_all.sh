@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Every test of the project, as CI runs it: the release build with unit,
+# integration and symbol tests; the same suite under ASan+UBSan; the fuzz
+# targets for a bounded time; the bindings (node-tls-client, ctypes, koffi).
+# Ends with "N passed, N failed" over the steps.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc)
+fuzz_seconds=${TLSC_FUZZ_SECONDS:-30}
+passed=0; failed=0; failures=()
+
+step() {
+  local name="$1"; shift
+  echo "=== $name"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); echo "=== $name: ok ($((SECONDS - t0)) s)"
+  else
+    failed=$((failed + 1)); failures+=("$name"); echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+  fi
+}
+
+build() {  # dir, extra cmake args...
+  local dir="$1"; shift
+  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null && cmake --build "$dir" -j "$jobs"
+}
+
+release() {
+  build "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+    (cd "$root/build" && ctest --output-on-failure --timeout 900)
+}
+
+sanitized() {
+  build "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTLSC_SANITIZE=ON &&
+    (cd "$root/build-asan" &&
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --output-on-failure --timeout 900 -E exported_symbols)
+}
+
+fuzz() {
+  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$root/build-fuzz" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_FUZZ=ON -DTLSC_TESTS=OFF >/dev/null &&
+    cmake --build "$root/build-fuzz" -j "$jobs" --target fuzzers || return 1
+  local ok=0
+  for f in "$root"/build-fuzz/fuzz/*_fuzz; do
+    local corpus="$root/build-fuzz/corpus/$(basename "$f")"
+    mkdir -p "$corpus"
+    echo "--- $(basename "$f") for ${fuzz_seconds}s"
+    "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -print_final_stats=0 "$corpus" \
+      >"$corpus.log" 2>&1 || { tail -40 "$corpus.log"; ok=1; }
+  done
+  return $ok
+}
+
+bindings() {
+  TLS_CLIENT_LIB="$root/build/libtls-client.so" bash "$root/tests/bindings/run.sh"
+}
+
+step "release build + unit, integration and symbol tests" release
+step "ASan+UBSan build + unit and integration tests" sanitized
+step "fuzz targets (${fuzz_seconds}s each)" fuzz
+step "bindings: node-tls-client, ctypes, koffi" bindings
+
+echo
+if [ $failed -gt 0 ]; then printf 'failed step: %s\n' "${failures[@]}"; fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,165 @@
+'use strict';
+// Loopback HTTP/1.1 peers for the integration tests: a Node http server for
+// well-formed behaviour and a raw TCP server for byte-exact and malformed
+// answers. Prints {"http":port,"raw":port} on stdout, runs until stdin ends.
+const http = require('http');
+const net = require('net');
+const zlib = require('zlib');
+const { execFileSync } = require('child_process');
+
+const TEXT = 'hello compressed world '.repeat(200);
+let zstdBody = null;
+try {
+  zstdBody = execFileSync('zstd', ['-q', '-c'], { input: Buffer.from(TEXT) });
+} catch (e) {
+  zstdBody = null;
+}
+
+function send(res, status, headers, body) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const parts = url.pathname.split('/').filter(Boolean);
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    switch (parts[0]) {
+      case 'echo':
+        return send(res, 200, { 'Content-Type': 'application/json' }, JSON.stringify({
+          method: req.method, url: req.url, rawHeaders: req.rawHeaders,
+          body: body.toString('base64'), httpVersion: req.httpVersion,
+        }));
+      case 'delay': {
+        const ms = Math.min(Number(parts[1] || 0), 60000);
+        const t = setTimeout(() => send(res, 200, { 'Content-Type': 'text/plain' }, 'waited ' + ms), ms);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
+      case 'status':
+        return send(res, Number(parts[1]), { 'Content-Type': 'text/plain' }, req.method === 'HEAD' ? undefined : 'status ' + parts[1]);
+      case 'set-cookie': {
+        const list = [];
+        for (const [k, v] of url.searchParams) list.push(`${k}=${v}; Path=/`);
+        res.setHeader('Set-Cookie', list);
+        return send(res, 200, { 'Content-Type': 'text/plain' }, 'set');
+      }
+      case 'set-cookie-raw':
+        res.setHeader('Set-Cookie', url.searchParams.getAll('c'));
+        return send(res, 200, { 'Content-Type': 'text/plain' }, 'set');
+      case 'cookies':
+        return send(res, 200, { 'Content-Type': 'text/plain' }, req.headers.cookie || '');
+      case 'redirect': {
+        const n = Number(parts[1] || 0);
+        const code = Number(url.searchParams.get('code') || 302);
+        if (n <= 0) return send(res, 200, { 'Content-Type': 'application/json' }, JSON.stringify({ method: req.method, body: body.toString(), rawHeaders: req.rawHeaders }));
+        return send(res, code, { Location: `/redirect/${n - 1}?code=${code}` }, '');
+      }
+      case 'redirect-to':
+        return send(res, Number(url.searchParams.get('code') || 302), { Location: url.searchParams.get('url') }, '');
+      case 'redirect-set-cookie':
+        res.setHeader('Set-Cookie', 'hop=1; Path=/');
+        return send(res, 302, { Location: '/cookies' }, '');
+      case 'loop':
+        return send(res, 302, { Location: '/loop' }, '');
+      case 'gzip':
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, zlib.gzipSync(TEXT));
+      case 'deflate':
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'deflate' }, zlib.deflateSync(TEXT));
+      case 'deflate-raw':
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'deflate' }, zlib.deflateRawSync(TEXT));
+      case 'br':
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'br' }, zlib.brotliCompressSync(Buffer.from(TEXT)));
+      case 'zstd':
+        if (!zstdBody) return send(res, 500, {}, 'no zstd');
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'zstd' }, zstdBody);
+      case 'bad-gzip':
+        return send(res, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, 'this is not gzip at all');
+      case 'latin1':
+        return send(res, 200, { 'Content-Type': 'text/plain; charset=iso-8859-1' }, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+      case 'shift_jis':
+        // "日本" in Shift_JIS
+        return send(res, 200, { 'Content-Type': 'text/html' }, Buffer.concat([Buffer.from('<meta charset="shift_jis">'), Buffer.from([0x93, 0xfa, 0x96, 0x7b])]));
+      case 'png':
+        return send(res, 200, { 'Content-Type': 'image/png' }, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+      case 'chunked':
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('chunk one,');
+        setTimeout(() => { res.write('chunk two,'); res.end('end'); }, 10);
+        return;
+      case 'big': {
+        const n = Math.min(Number(parts[1] || 1), 64 << 20);
+        return send(res, 200, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(n, 0x61));
+      }
+      default:
+        return send(res, 404, { 'Content-Type': 'text/plain' }, 'not found');
+    }
+  });
+});
+server.keepAliveTimeout = 30000;
+
+// Raw answers, chosen by the request path.
+const RAW = {
+  '/raw/echo-head': null,  // answers with the exact request head as body
+  '/raw/malformed-status': 'HTTP/1.1 abc OK\r\nContent-Length: 0\r\n\r\n',
+  '/raw/garbage': 'SSH-2.0-OpenSSH_9.2\r\n',
+  '/raw/bad-chunk': 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+  '/raw/huge-header': 'HTTP/1.1 200 OK\r\nX-Big: ' + 'a'.repeat(64 * 1024) + '\r\nContent-Length: 2\r\n\r\nok',
+  '/raw/extra-body': 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA-BYTES',
+  '/raw/1xx': 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfinal',
+  '/raw/http10': 'HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nclose-delimited body',
+  '/raw/no-response': '',
+  '/raw/204': 'HTTP/1.1 204 No Content\r\nX-A: b\r\n\r\n',
+  '/raw/multi-header': 'HTTP/1.1 200 OK\r\nx-custom-thing: one\r\nX-Custom-Thing: two\r\ncontent-type: text/plain\r\nContent-Length: 2\r\n\r\nok',
+};
+
+const raw = net.createServer((sock) => {
+  let buf = Buffer.alloc(0);
+  sock.on('error', () => {});
+  sock.on('data', (d) => {
+    buf = Buffer.concat([buf, d]);
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = buf.subarray(0, end + 4).toString('latin1');
+    buf = buf.subarray(end + 4);
+    const path = head.split(' ')[1] || '';
+    if (path === '/raw/echo-head') {
+      sock.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(head, 'latin1')}\r\n\r\n`);
+      sock.write(Buffer.from(head, 'latin1'));
+      return;
+    }
+    if (path === '/raw/reset') {
+      sock.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b');
+      setTimeout(() => sock.resetAndDestroy(), 20);
+      return;
+    }
+    if (path === '/raw/truncated') {
+      sock.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b');
+      return;
+    }
+    if (path === '/raw/slow-body') {
+      sock.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nstart');
+      return;  // never finishes: the client's timeout must end it
+    }
+    const answer = RAW[path];
+    if (answer === undefined) {
+      sock.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sock.end(answer);
+  });
+});
+
+let ready = 0;
+const ports = {};
+function listening(name, s) {
+  ports[name] = s.address().port;
+  if (++ready === 2) process.stdout.write(JSON.stringify(ports) + '\n');
+}
+server.listen(0, '127.0.0.1', () => listening('http', server));
+raw.listen(0, '127.0.0.1', () => listening('raw', raw));
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
