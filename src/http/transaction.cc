@@ -295,7 +295,10 @@ void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
   size_t max_header = options_.transport.max_response_header_bytes > 0
                           ? static_cast<size_t>(options_.transport.max_response_header_bytes)
                           : kDefaultMaxHeaderBytes;
-  conn_->start_exchange(request_bytes_, method_, max_header, this);
+  size_t read_buffer = options_.transport.read_buffer_size > 0
+                           ? static_cast<size_t>(options_.transport.read_buffer_size)
+                           : 0;
+  conn_->start_exchange(request_bytes_, method_, max_header, read_buffer, this);
 }
 
 void Transaction::on_h1_head(const H1ResponseHead& head) {

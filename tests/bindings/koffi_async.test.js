@@ -209,6 +209,63 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
     assert.equal(code, 0, `race child: ${code === 'timeout' ? 'hung (deadlock?)' : 'exit ' + code}\n${out.slice(-2000)}`);
   });
 
+  it('survives unload and reload: worker threads that load it come and go, koffi lib.unload() (child process)', async () => {
+    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'koffi_reload.js')], {
+      env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB, RELOAD_URL: srv.url('') }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const code = await new Promise((resolve) => {
+      const t = setTimeout(() => { child.kill('SIGKILL'); resolve('timeout'); }, 30000);
+      child.on('exit', (c, sig) => { clearTimeout(t); resolve(c === null ? sig : c); });
+    });
+    assert.equal(code, 0, `reload child: ${code}\n${out.slice(-2000)}`);
+  });
+
+  for (const [name, body] of [
+    ['process.exit() with requests in flight and a notify callback set', `
+      const cb = koffi.register(() => {}, koffi.pointer(NotifyCb)); lib.setNotify(cb);
+      for (let i = 0; i < 200; i++) lib.requestAsync(JSON.stringify({ requestUrl: base + '/delay/' + (i % 40), requestMethod: 'GET', sessionId: 's' + (i % 3) }));
+      setTimeout(() => process.exit(0), 20);`],
+    ['natural exit after all responses are collected', `
+      for (let i = 0; i < 20; i++) lib.requestAsync(JSON.stringify({ requestUrl: base + '/fixed', requestMethod: 'GET' }));
+      let n = 0; const t = setInterval(() => { n += JSON.parse(lib.waitNext(0)).length; if (n >= 20) clearInterval(t); }, 5);`],
+  ]) {
+    it(`the process exits promptly: ${name} (child process, 15 s bound)`, async () => {
+      const script = `
+        const { koffi, NotifyCb, loadLib } = require(${JSON.stringify(path.join(__dirname, 'ffi.js'))});
+        const lib = loadLib(); const base = process.env.EXIT_URL;
+        JSON.parse(lib.request(JSON.stringify({ requestUrl: base + '/fixed', requestMethod: 'GET' })));
+        ${body}`;
+      const child = spawn(process.execPath, ['-e', script], {
+        env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB, EXIT_URL: srv.url('') }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { out += d; });
+      const t0 = Date.now();
+      const code = await new Promise((resolve) => {
+        const t = setTimeout(() => { child.kill('SIGKILL'); resolve('timeout'); }, 15000);
+        child.on('exit', (c, sig) => { clearTimeout(t); resolve(c === null ? sig : c); });
+      });
+      assert.equal(code, 0, `child: ${code === 'timeout' ? 'did not exit in 15 s (hangs at exit?)' : code} after ${Date.now() - t0} ms\n${out.slice(-1500)}`);
+    });
+  }
+
+  it('is marked NODELETE (-z nodelete), as Go links its c-shared libraries', (t) => {
+    let dyn;
+    try {
+      dyn = require('child_process').execFileSync('readelf', ['-d', LIB], { encoding: 'utf8' });
+    } catch {
+      t.skip('readelf not available');
+      return;
+    }
+    assert.match(dyn, /FLAGS_1.*NODELETE/, 'FLAGS_1 lacks NODELETE: dlclose (koffi lib.unload(), piscina ending its workers) could unmap the library while its threads run');
+  });
+
   it('blocking request from 8 worker_threads at once: each gets its own responses', async () => {
     const W = 8;
     const PER = parseInt(process.env.THREAD_REQS || '25', 10);

@@ -1,6 +1,6 @@
 // libFuzzer target for H1ResponseParser. Input layout:
 //   byte 0      flags: bit 0 selects the header limit (small or default),
-//               bits 1-7 pick the small limit
+//               bits 1-4 pick the small limit, bits 5-6 the read buffer size
 //   byte 1      k: the next k bytes are the chunk-size script
 //   k bytes     chunk sizes (each 1..64; the script repeats)
 //   the rest    the response bytes
@@ -41,8 +41,8 @@ struct Run {
 };
 
 Run parse(std::string_view method, std::string_view wire, std::string_view script,
-          size_t limit) {
-  tlsc::H1ResponseParser p(method, limit);
+          size_t limit, size_t read_buffer) {
+  tlsc::H1ResponseParser p(method, limit, read_buffer);
   Run run;
   size_t pos = 0;
   size_t step = 0;
@@ -97,12 +97,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view script = rest.substr(0, script_len);
   rest.remove_prefix(script.size());
 
-  const size_t limit = (flags & 1) ? 16 + (flags >> 1) * 8
+  const size_t limit = (flags & 1) ? 16 + ((flags >> 1) & 0xF) * 8
                                    : tlsc::H1ResponseParser::kDefaultMaxHeaderBytes;
+  constexpr size_t kReadBuffers[] = {0, 16, 64, 8192};
+  const size_t read_buffer = kReadBuffers[(flags >> 5) & 3];
   for (std::string_view method : {std::string_view("GET"), std::string_view("HEAD")}) {
-    const Run whole = parse(method, rest, {}, limit);
+    const Run whole = parse(method, rest, {}, limit, read_buffer);
     const Run pieces = parse(method, rest, script.empty() ? std::string_view("\x00", 1) : script,
-                             limit);
+                             limit, read_buffer);
     if (!whole.same_as(pieces)) __builtin_trap();
   }
   return 0;

@@ -405,8 +405,11 @@ TEST_CASE("determine_encoding: only the first 1024 bytes count", "[charset]") {
   std::string body = "\xc3\xa9" + std::string(1022, 'a') + "\xff";
   CHECK(tlsc::charset::determine_encoding(body, "").passthrough);
   CHECK(tlsc::charset::to_utf8(body, "") == body);
-  // One byte earlier it is inside, and the body is windows-1252.
+  // As the last preview byte it counts as a cut-off rune and is dropped.
   body = "\xc3\xa9" + std::string(1021, 'a') + "\xff";
+  CHECK(tlsc::charset::determine_encoding(body, "").passthrough);
+  // Anywhere earlier it makes the body windows-1252.
+  body = "\xc3\xa9" + std::string(1020, 'a') + "\xff" "b";
   CHECK(tlsc::charset::determine_encoding(body, "").encoding == Encoding::windows1252);
   // A rune cut by the 1024-byte boundary is ignored, not held against UTF-8.
   body = std::string(1023, 'a') + "\xc3\xa9";

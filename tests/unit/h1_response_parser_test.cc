@@ -33,8 +33,8 @@ struct Outcome {
 // Feeds `wire` in `step`-byte pieces, stopping where the parser stops
 // consuming, then signals EOF when asked.
 Outcome run(std::string_view method, std::string_view wire, bool eof, size_t step,
-            size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes) {
-  H1ResponseParser p(method, limit);
+            size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes, size_t read_buffer = 0) {
+  H1ResponseParser p(method, limit, read_buffer);
   Outcome o;
   size_t pos = 0;
   while (pos < wire.size()) {
@@ -70,18 +70,19 @@ Outcome run(std::string_view method, std::string_view wire, bool eof, size_t ste
 // Every scenario must come out the same whether the bytes arrive at once
 // or one at a time.
 Outcome parse(std::string_view wire, bool eof = false, std::string_view method = "GET",
-              size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes) {
-  const Outcome whole = run(method, wire, eof, wire.size() + 1, limit);
-  const Outcome bytewise = run(method, wire, eof, 1, limit);
+              size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes, size_t read_buffer = 0) {
+  const Outcome whole = run(method, wire, eof, wire.size() + 1, limit, read_buffer);
+  const Outcome bytewise = run(method, wire, eof, 1, limit, read_buffer);
   CHECK(whole == bytewise);
-  const Outcome threes = run(method, wire, eof, 3, limit);
+  const Outcome threes = run(method, wire, eof, 3, limit, read_buffer);
   CHECK(whole == threes);
   return whole;
 }
 
 std::string parse_error(std::string_view wire, bool eof = false, std::string_view method = "GET",
-                        size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes) {
-  const Outcome o = parse(wire, eof, method, limit);
+                        size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes,
+                        size_t read_buffer = 0) {
+  const Outcome o = parse(wire, eof, method, limit, read_buffer);
   REQUIRE(o.error.has_value());
   return *o.error;
 }
@@ -382,6 +383,31 @@ TEST_CASE("bad chunk framing", "[h1][parser]") {
   CHECK(parse_error(head + std::string(5000, '1')) == "header line too long");
   CHECK(parse_error(head + "1;" + std::string(4093, 'e') + "\n") == "header line too long");
   CHECK_FALSE(parse(head + "1;" + std::string(4092, 'e') + "\nx\r\n0\r\n\r\n").error);
+  // At EOF a 4095-byte line has not yet filled the 4 KiB buffer.
+  CHECK(parse_error(head + std::string(4095, '1'), true) == "unexpected EOF");
+}
+
+TEST_CASE("the Transport's ReadBufferSize bounds chunk lines and trailers", "[h1][parser]") {
+  const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const auto limit = H1ResponseParser::kDefaultMaxHeaderBytes;
+  CHECK_FALSE(parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET",
+                    limit, 16).error);
+  // A full buffer without LF fails at once, EOF or not.
+  CHECK(parse_error(head + "1;" + std::string(14, 'e'), true, "GET", limit, 16) ==
+        "header line too long");
+  CHECK(parse_error(head + "1;" + std::string(14, 'e'), false, "GET", limit, 16) ==
+        "header line too long");
+  // Sizes below bufio's minimum are raised to 16.
+  CHECK_FALSE(parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET",
+                    limit, 4).error);
+  CHECK_FALSE(parse(head + "1\r\nx\r\n0\r\nX-T: 1234567\r\n\r\n", false, "GET", limit, 16).error);
+  CHECK(parse_error(head + "1\r\nx\r\n0\r\nX-T: 12345678\r\n\r\n", false, "GET", limit, 16) ==
+        "http: suspiciously long trailer after chunked body");
+  // A bigger buffer allows longer trailers, but not longer size lines.
+  CHECK_FALSE(parse(head + "0\r\nX: " + std::string(5000, 'a') + "\r\n\r\n", false, "GET", limit,
+                    8192).error);
+  CHECK(parse_error(head + "1;" + std::string(4093, 'e') + "\n", false, "GET", limit, 8192) ==
+        "header line too long");
 }
 
 TEST_CASE("Transfer-Encoding other than a single chunked is refused", "[h1][parser]") {
@@ -586,7 +612,7 @@ TEST_CASE("reset reuses the parser for pipelined responses", "[h1][parser]") {
   CHECK(statuses == std::vector<int>{200, 201, 404});
 }
 
-TEST_CASE("errors are sticky", "[h1][parser]") {
+TEST_CASE("h1 parser: errors are sticky", "[h1][parser]") {
   H1ResponseParser p("GET");
   std::string body;
   auto r = p.feed("BAD\r\n", body);

@@ -10,9 +10,10 @@ H1Connection::~H1Connection() {
 }
 
 void H1Connection::start_exchange(std::string_view request_bytes, std::string_view method,
-                                  size_t max_header_bytes, H1ExchangeObserver* observer) {
+                                  size_t max_header_bytes, size_t read_buffer_size,
+                                  H1ExchangeObserver* observer) {
   observer_ = observer;
-  parser_ = std::make_unique<H1ResponseParser>(method, max_header_bytes);
+  parser_ = std::make_unique<H1ResponseParser>(method, max_header_bytes, read_buffer_size);
   received_any_ = false;
   head_reported_ = false;
   ++exchanges_;

@@ -31,7 +31,8 @@ class H1Connection final : public StreamObserver {
   ~H1Connection();
 
   void start_exchange(std::string_view request_bytes, std::string_view method,
-                      size_t max_header_bytes, H1ExchangeObserver* observer);
+                      size_t max_header_bytes, size_t read_buffer_size,
+                      H1ExchangeObserver* observer);
   // The observer gives up (timeout, cancel): the connection cannot be reused.
   void abandon();
   // Can carry another request: last response complete, keep-alive, no stray

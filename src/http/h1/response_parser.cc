@@ -11,9 +11,10 @@ namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
-// fhttp's chunked reader and trailer reader work inside the Transport's
-// 4 KiB bufio.Reader, which is what bounds a chunk-size line and a trailer.
-constexpr size_t kBufioSize = 4096;
+// fhttp's chunked reader refuses a size line of this many bytes with its LF.
+constexpr size_t kMaxChunkLineLength = 4096;
+// bufio.NewReaderSize never goes below this.
+constexpr size_t kMinReadBufferSize = 16;
 constexpr int kMax1xxResponses = 5;
 // textproto reads the offending "initial line" with an 80-byte limit.
 constexpr size_t kInitialLineErrorLimit = 80;
@@ -265,8 +266,13 @@ constexpr uint32_t kCrlfCrlf = 0x0D0A0D0Au;
 
 }  // namespace
 
-H1ResponseParser::H1ResponseParser(std::string_view request_method, size_t max_header_bytes)
-    : head_limit_(max_header_bytes == 0 ? kDefaultMaxHeaderBytes : max_header_bytes) {
+H1ResponseParser::H1ResponseParser(std::string_view request_method, size_t max_header_bytes,
+                                   size_t read_buffer_size)
+    : head_limit_(max_header_bytes == 0 ? kDefaultMaxHeaderBytes : max_header_bytes),
+      read_buffer_size_(read_buffer_size == 0
+                            ? kDefaultReadBufferSize
+                            : std::max(read_buffer_size, kMinReadBufferSize)),
+      chunk_line_max_(std::min(read_buffer_size_, kMaxChunkLineLength - 1)) {
   reset(request_method);
 }
 
@@ -316,20 +322,26 @@ Result<size_t> H1ResponseParser::feed(std::string_view in, std::string& body_out
     switch (state_) {
       case State::status_line:
       case State::header_lines: {
-        // Go's persistConn stops reading once the head budget is spent; any
-        // further byte while the head is unfinished is over the limit.
+        // Never take more than the head budget: Go's persistConn does not
+        // read past it either. The check below keeps this non-zero.
         const size_t budget = head_limit_ - head_bytes_;
-        if (budget == 0) return fail(parse_error(exceeded_message(head_limit_)));
         std::string_view line;
         bool complete = false;
         const size_t n = take_line(rest, budget, line_, line, complete);
         pos += n;
         head_bytes_ += n;
         bytes_seen_ += n;
-        if (!complete) break;
-        auto err = state_ == State::status_line ? on_status_line(line) : on_header_line(line);
-        line_.clear();
-        if (err) return fail(std::move(*err));
+        if (complete) {
+          auto err = state_ == State::status_line ? on_status_line(line) : on_header_line(line);
+          line_.clear();
+          if (err) return fail(std::move(*err));
+        }
+        // With the budget spent Go's next read fails at once, so an
+        // unfinished head is over the limit without waiting for more bytes.
+        if ((state_ == State::status_line || state_ == State::header_lines) &&
+            head_bytes_ >= head_limit_) {
+          return fail(parse_error(exceeded_message(head_limit_)));
+        }
         break;
       }
       case State::body_length: {
@@ -345,13 +357,17 @@ Result<size_t> H1ResponseParser::feed(std::string_view in, std::string& body_out
         pos = in.size();
         break;
       case State::chunk_size: {
-        // readChunkLine fails once the line fills the bufio buffer.
-        const size_t budget = kBufioSize - 1 - line_.size();
+        // readChunkLine fails on a line that fills the bufio buffer (at
+        // once, without more input) or reaches maxLineLength with its LF.
+        const size_t budget = chunk_line_max_ - line_.size();
         if (budget == 0) return fail(parse_error("header line too long"));
         std::string_view line;
         bool complete = false;
         pos += take_line(rest, budget, line_, line, complete);
-        if (!complete) break;
+        if (!complete) {
+          if (line_.size() >= read_buffer_size_) return fail(parse_error("header line too long"));
+          break;
+        }
         auto err = on_chunk_size_line(line);
         line_.clear();
         if (err) return fail(std::move(*err));
@@ -386,10 +402,7 @@ Result<size_t> H1ResponseParser::feed(std::string_view in, std::string& body_out
         break;
       }
       case State::trailer: {
-        const size_t budget = kBufioSize - trailer_bytes_;
-        if (budget == 0) {
-          return fail(parse_error("http: suspiciously long trailer after chunked body"));
-        }
+        const size_t budget = read_buffer_size_ - trailer_bytes_;
         std::string_view line;
         bool complete = false;
         const size_t n = take_line(rest, budget, line_, line, complete);
@@ -399,10 +412,15 @@ Result<size_t> H1ResponseParser::feed(std::string_view in, std::string& body_out
         }
         pos += n;
         trailer_bytes_ += n;
-        if (!complete) break;
-        auto err = on_trailer_line(line);
-        line_.clear();
-        if (err) return fail(std::move(*err));
+        if (complete) {
+          auto err = on_trailer_line(line);
+          line_.clear();
+          if (err) return fail(std::move(*err));
+        }
+        // A full bufio window without the terminator ends Go's search.
+        if (state_ == State::trailer && trailer_bytes_ >= read_buffer_size_) {
+          return fail(parse_error("http: suspiciously long trailer after chunked body"));
+        }
         break;
       }
       case State::complete:

@@ -35,11 +35,17 @@ class H1ResponseParser {
  public:
   // Go's default for Transport.MaxResponseHeaderBytes.
   static constexpr size_t kDefaultMaxHeaderBytes = size_t{10} << 20;
+  // Go's default for Transport.ReadBufferSize.
+  static constexpr size_t kDefaultReadBufferSize = 4096;
 
   // max_header_bytes bounds each response head (status line through the
   // blank line; every skipped 1xx head gets a fresh budget); 0 = default.
+  // read_buffer_size is the Transport's ReadBufferSize (0 = default): Go's
+  // bufio.Reader of that size is what bounds a chunk-size line and the
+  // look-ahead for a chunked trailer.
   explicit H1ResponseParser(std::string_view request_method,
-                            size_t max_header_bytes = kDefaultMaxHeaderBytes);
+                            size_t max_header_bytes = kDefaultMaxHeaderBytes,
+                            size_t read_buffer_size = kDefaultReadBufferSize);
 
   // Prepares for the next response on the same connection, keeping buffers.
   void reset(std::string_view request_method);
@@ -105,6 +111,8 @@ class H1ResponseParser {
 
   bool head_request_ = false;
   size_t head_limit_;
+  size_t read_buffer_size_;
+  size_t chunk_line_max_;  // bytes of a chunk-size line including its LF
   State state_ = State::status_line;
 
   std::string line_;  // partial line carried between feeds

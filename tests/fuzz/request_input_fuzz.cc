@@ -1,0 +1,29 @@
+// The caller's JSON: parse it, and when it parses, turn it into client
+// options the way a request would. Nothing here may crash or hang.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "abi/request_input.h"
+#include "core/base64.h"
+#include "core/url.h"
+#include "session/client_options.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto in = tlsc::parse_request_input(text);
+  if (in) {
+    (void)tlsc::client_options_from_input(*in);
+    auto url = tlsc::parse_url(in->request_url);
+    if (url) (void)url->to_string();
+    if (in->request_body) (void)tlsc::base64_decode(*in->request_body);
+  }
+  (void)tlsc::parse_session_input(text);
+  (void)tlsc::parse_add_cookies_input(text);
+  auto u = tlsc::parse_url(text);
+  if (u) {
+    auto base = tlsc::parse_url("http://a/b/c?d");
+    (void)tlsc::resolve_reference(*base, *u).to_string();
+  }
+  return 0;
+}

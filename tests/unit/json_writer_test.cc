@@ -1,0 +1,42 @@
+#include <catch2/catch.hpp>
+
+#include "abi/json_writer.h"
+#include "core/base64.h"
+
+TEST_CASE("json: strings escaped as Go's encoder escapes them", "[json]") {
+  std::string out;
+  tlsc::append_json_string(out, std::string("a\"b\\c\n\t<>&\x01\xe2\x80\xa8 \xff\xc3\xa9", 18));
+  CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u003c\\u003e\\u0026\\u0001\\u2028 \\ufffd\xc3\xa9\"");
+}
+
+TEST_CASE("json: a response in upstream's field order", "[json]") {
+  tlsc::Response r;
+  r.id = "i";
+  r.session_id = "s";
+  r.status = 200;
+  r.target = "http://x/";
+  r.body = "b";
+  r.used_protocol = "HTTP/1.1";
+  r.headers.emplace();
+  r.headers->push_back({"A", {"1", "2"}});
+  r.cookies.emplace();
+  r.cookies->push_back({"c", "d"});
+  CHECK(tlsc::response_to_json(r) ==
+        R"({"cookies":{"c":"d"},"headers":{"A":["1","2"]},"id":"i","body":"b","sessionId":"s","target":"http://x/","usedProtocol":"HTTP/1.1","status":200})");
+  auto e = tlsc::error_response("i", std::nullopt, "bad");
+  CHECK(tlsc::response_to_json(e) ==
+        R"({"cookies":null,"headers":null,"id":"i","body":"bad","target":"","usedProtocol":"","status":0})");
+}
+
+TEST_CASE("base64: Go's StdEncoding, strict", "[base64]") {
+  CHECK(tlsc::base64_encode("") == "");
+  CHECK(tlsc::base64_encode("f") == "Zg==");
+  CHECK(tlsc::base64_encode("fo") == "Zm8=");
+  CHECK(tlsc::base64_encode("foobar") == "Zm9vYmFy");
+  CHECK(*tlsc::base64_decode("Zm9vYmFy") == "foobar");
+  CHECK(*tlsc::base64_decode("Zm8=") == "fo");
+  CHECK(*tlsc::base64_decode("Zm9v\r\nYmFy") == "foobar");
+  CHECK(tlsc::base64_decode("Zm8").error().message == "illegal base64 data at input byte 0");
+  CHECK(tlsc::base64_decode("Zm9v!mFy").error().message == "illegal base64 data at input byte 4");
+  CHECK(tlsc::base64_decode("Zg==Zg==").error().message == "illegal base64 data at input byte 4");
+}
