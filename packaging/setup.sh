@@ -10,6 +10,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       python3 zstd binutils)
 # The machine image may carry its own Node.js outside Debian's packages.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
+# nginx is a test peer; any Debian flavour of it will do.
+[ -x /usr/sbin/nginx ] || pkgs+=(nginx-light)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

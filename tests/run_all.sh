@@ -38,6 +38,12 @@ sanitized() {
       ctest --output-on-failure --timeout 900 -E exported_symbols)
 }
 
+tsan() {
+  build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress]"
+}
+
 fuzz() {
   CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$root/build-fuzz" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_FUZZ=ON -DTLSC_TESTS=OFF >/dev/null &&
@@ -59,6 +65,7 @@ bindings() {
 
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized
+step "ThreadSanitizer build + threaded integration tests" tsan
 step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
 

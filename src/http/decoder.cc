@@ -57,7 +57,24 @@ class FieldBuffer {
   }
   bool empty() const { return have_ == 0; }
   void clear() { have_ = 0; }
-  unsigned char operator[](size_t i) const { return bytes_.at(i); }
+  // Compile-time indices: bounds-checked without a throwing path.
+  template <size_t I>
+  unsigned get() const {
+    static_assert(I < N);
+    return std::get<I>(bytes_);
+  }
+  // Little-endian 16/32-bit values at compile-time offsets.
+  template <size_t At>
+  uint32_t le16() const {
+    return get<At>() | (get<At + 1>() << 8);
+  }
+  template <size_t At>
+  uint32_t le32() const {
+    return le16<At>() | (le16<At + 2>() << 16);
+  }
+  uint32_t be32() const {
+    return (get<0>() << 24) | (get<1>() << 16) | (get<2>() << 8) | get<3>();
+  }
   std::string_view view() const {
     return std::string_view(reinterpret_cast<const char*>(bytes_.data()), have_);
   }
@@ -199,10 +216,10 @@ class GzipDecoder final : public StickyDecoder {
       switch (state_) {
         case State::header: {
           if (!header_.fill(in)) break;
-          if (header_[0] != 0x1f || header_[1] != 0x8b || header_[2] != 8) {
+          if (header_.get<0>() != 0x1f || header_.get<1>() != 0x8b || header_.get<2>() != 8) {
             return decode_error("gzip: invalid header");
           }
-          flags_ = header_[3];
+          flags_ = header_.get<3>();
           header_crc_ = crc32_of(0, header_.view());
           state_ = after(State::header);
           break;
@@ -210,7 +227,7 @@ class GzipDecoder final : public StickyDecoder {
         case State::extra_len:
           if (!len_.fill(in)) break;
           header_crc_ = crc32_of(header_crc_, len_.view());
-          extra_left_ = static_cast<size_t>(len_[0] | (len_[1] << 8));
+          extra_left_ = len_.le16<0>();
           len_.clear();
           state_ = extra_left_ == 0 ? after(State::extra) : State::extra;
           break;
@@ -241,7 +258,7 @@ class GzipDecoder final : public StickyDecoder {
         }
         case State::header_crc:
           if (!len_.fill(in)) break;
-          if (static_cast<uint32_t>(len_[0] | (len_[1] << 8)) != (header_crc_ & 0xffff)) {
+          if (len_.le16<0>() != (header_crc_ & 0xffff)) {
             return decode_error("gzip: invalid header");
           }
           len_.clear();
@@ -263,12 +280,9 @@ class GzipDecoder final : public StickyDecoder {
         }
         case State::trailer: {
           if (!trailer_.fill(in)) break;
-          auto le32 = [&](size_t at) {
-            return static_cast<uint32_t>(trailer_[at]) | (static_cast<uint32_t>(trailer_[at + 1]) << 8) |
-                   (static_cast<uint32_t>(trailer_[at + 2]) << 16) |
-                   (static_cast<uint32_t>(trailer_[at + 3]) << 24);
-          };
-          if (le32(0) != digest_ || le32(4) != size_) return decode_error("gzip: invalid checksum");
+          if (trailer_.le32<0>() != digest_ || trailer_.le32<4>() != size_) {
+            return decode_error("gzip: invalid checksum");
+          }
           // Another member may follow; Go reads it as part of the same body.
           trailer_.clear();
           header_.clear();
@@ -321,7 +335,7 @@ class ZlibDecoder final : public StickyDecoder {
       switch (state_) {
         case State::header: {
           if (!header_.fill(in)) break;
-          const unsigned cmf = header_[0], flg = header_[1];
+          const unsigned cmf = header_.get<0>(), flg = header_.get<1>();
           if ((cmf & 0x0f) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0) {
             return decode_error("zlib: invalid header");
           }
@@ -332,7 +346,7 @@ class ZlibDecoder final : public StickyDecoder {
           // Go compares against the Adler-32 of the (absent) dictionary, 1,
           // and carries on without one if it matches.
           if (!word_.fill(in)) break;
-          if (be32() != 1) return decode_error("zlib: invalid dictionary");
+          if (word_.be32() != 1) return decode_error("zlib: invalid dictionary");
           word_.clear();
           state_ = State::body;
           break;
@@ -351,7 +365,7 @@ class ZlibDecoder final : public StickyDecoder {
         }
         case State::trailer:
           if (!word_.fill(in)) break;
-          if (be32() != adler_) return decode_error("zlib: invalid checksum");
+          if (word_.be32() != adler_) return decode_error("zlib: invalid checksum");
           state_ = State::done;
           break;
         case State::done:
@@ -368,10 +382,6 @@ class ZlibDecoder final : public StickyDecoder {
     return unexpected_eof();
   }
 
-  uint32_t be32() const {
-    return (static_cast<uint32_t>(word_[0]) << 24) | (static_cast<uint32_t>(word_[1]) << 16) |
-           (static_cast<uint32_t>(word_[2]) << 8) | static_cast<uint32_t>(word_[3]);
-  }
 
   State state_ = State::header;
   FieldBuffer<2> header_;
@@ -434,7 +444,7 @@ class DeflateDecoder final : public BodyDecoder {
 
  private:
   void choose() {
-    const unsigned cmf = head_[0], flg = head_[1];
+    const unsigned cmf = head_.get<0>(), flg = head_.get<1>();
     if ((cmf & 0x0f) == 8 && ((cmf << 8) | flg) % 31 == 0) {
       inner_ = std::make_unique<ZlibDecoder>(limit_);
     } else {

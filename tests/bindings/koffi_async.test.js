@@ -36,6 +36,21 @@ function input(url, extra = {}) {
   }, extra);
 }
 
+/** Runs a node child process; resolves to {code, out}; code is 'timeout' when killed at boundMs. */
+function runNodeChild(args, extraEnv, boundMs) {
+  const child = spawn(process.execPath, args, {
+    env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB }, extraEnv),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { child.kill('SIGKILL'); resolve({ code: 'timeout', out }); }, boundMs);
+    child.on('exit', (c, sig) => { clearTimeout(t); resolve({ code: c === null ? sig : c, out }); });
+  });
+}
+
 /** Collects with waitNext(0) until `want` responses have come or ms passed. */
 async function pollFor(want, ms) {
   const got = [];
@@ -195,33 +210,16 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
   });
 
   it('setNotify(null) from the JS thread while callbacks are firing does not deadlock (child process, 30 s bound)', async () => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'koffi_notify_race.js')], {
-      env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB, RACE_URL: srv.url('/delay/') }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const code = await new Promise((resolve) => {
-      const t = setTimeout(() => { child.kill('SIGKILL'); resolve('timeout'); }, 30000);
-      child.on('exit', (c, sig) => { clearTimeout(t); resolve(c === null ? sig : c); });
-    });
-    assert.equal(code, 0, `race child: ${code === 'timeout' ? 'hung (deadlock?)' : 'exit ' + code}\n${out.slice(-2000)}`);
+    const { code, out } = await runNodeChild([path.join(__dirname, 'koffi_notify_race.js')], { RACE_URL: srv.url('/delay/') }, 30000);
+    const why = code !== 'timeout' ? `exit ${code}` : /race: \d+ requests/.test(out)
+      ? 'finished its checks but did not exit (hang at process exit?)' : 'hung (deadlock in setNotify(NULL)?)';
+    assert.equal(code, 0, `race child: ${why}\n${out.slice(-2000)}`);
   });
 
   it('survives unload and reload: worker threads that load it come and go, koffi lib.unload() (child process)', async () => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'koffi_reload.js')], {
-      env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB, RELOAD_URL: srv.url('') }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const code = await new Promise((resolve) => {
-      const t = setTimeout(() => { child.kill('SIGKILL'); resolve('timeout'); }, 30000);
-      child.on('exit', (c, sig) => { clearTimeout(t); resolve(c === null ? sig : c); });
-    });
-    assert.equal(code, 0, `reload child: ${code}\n${out.slice(-2000)}`);
+    const { code, out } = await runNodeChild(['--expose-gc', path.join(__dirname, 'koffi_reload.js')], { RELOAD_URL: srv.url('') }, 30000);
+    const why = code !== 'timeout' ? `exit ${code}` : /reload: ok/.test(out) ? 'finished its checks but did not exit (hang at process exit?)' : 'hung';
+    assert.equal(code, 0, `reload child: ${why}\n${out.slice(-2000)}`);
   });
 
   for (const [name, body] of [
@@ -239,18 +237,8 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
         const lib = loadLib(); const base = process.env.EXIT_URL;
         JSON.parse(lib.request(JSON.stringify({ requestUrl: base + '/fixed', requestMethod: 'GET' })));
         ${body}`;
-      const child = spawn(process.execPath, ['-e', script], {
-        env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB, EXIT_URL: srv.url('') }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d) => { out += d; });
-      child.stderr.on('data', (d) => { out += d; });
       const t0 = Date.now();
-      const code = await new Promise((resolve) => {
-        const t = setTimeout(() => { child.kill('SIGKILL'); resolve('timeout'); }, 15000);
-        child.on('exit', (c, sig) => { clearTimeout(t); resolve(c === null ? sig : c); });
-      });
+      const { code, out } = await runNodeChild(['-e', script], { EXIT_URL: srv.url('') }, 15000);
       assert.equal(code, 0, `child: ${code === 'timeout' ? 'did not exit in 15 s (hangs at exit?)' : code} after ${Date.now() - t0} ms\n${out.slice(-1500)}`);
     });
   }

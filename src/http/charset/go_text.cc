@@ -121,7 +121,7 @@ std::string_view trim_left_space(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const Rune r = decode_rune(s, i);
-    if (!is_space(r.cp) || (r.cp == kReplacementChar && r.size == 1)) break;
+    if (!is_space(r.cp)) break;
     i += r.size;
   }
   return s.substr(i);

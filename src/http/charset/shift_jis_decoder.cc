@@ -21,10 +21,8 @@ std::string decode_shift_jis(std::string_view in) {
       int row = 2 * (c0 <= 0x9F ? c0 - 0x70 : c0 - 0xB0) - 0x21;
       const int c1 = byte_at(in, i + 1);
       int cell = -1;
-      if (c1 < 0) {
-        size = 1;
-      } else if (c1 < 0x40 || c1 == 0x7F) {
-        size = 1;  // an ASCII trail byte is decoded on its own next
+      if (c1 < 0x40 || c1 == 0x7F) {
+        size = 1;  // end of input, or an ASCII trail decoded on its own next
       } else if (c1 < 0x7F) {
         --row;
         cell = c1 - 0x40;
