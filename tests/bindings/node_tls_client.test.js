@@ -188,4 +188,12 @@ describe('node-tls-client 2.1.0 on our library', { timeout: 120000 }, () => {
   it('destroyTLS() closes the client', async () => {
     await withTimeout(tls.destroyTLS(), T, 'destroyTLS');
   });
+
+  it('initTLS() again after destroyTLS() works (its worker threads load the library anew)', async () => {
+    await withTimeout(tls.initTLS(), T, 'initTLS again');
+    const s = new tls.Session();
+    assert.equal(echo(await withTimeout(s.get(srv.url('/echo?again=1')), T)).path, '/echo?again=1');
+    await withTimeout(s.close(), T);
+    await withTimeout(tls.destroyTLS(), T, 'destroyTLS again');
+  });
 });

@@ -9,11 +9,12 @@
 set -u
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-cd "$HERE"
 
+# a relative TLS_CLIENT_LIB is relative to the caller's directory
 lib="${TLS_CLIENT_LIB:-$REPO/build/libtls-client.so}"
 case "$lib" in /*) ;; *) lib="$(pwd -P)/$lib" ;; esac
 export TLS_CLIENT_LIB="$lib"
+cd "$HERE"
 FILE_TIMEOUT="${BINDINGS_FILE_TIMEOUT:-300}"
 
 passed=0

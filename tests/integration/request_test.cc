@@ -246,3 +246,27 @@ TEST_CASE("large bodies arrive whole", "[h1]") {
   REQUIRE(r["status"] == 200);
   CHECK(r["body"].get<std::string>().size() == 5000000);
 }
+
+TEST_CASE("localAddress binds the socket; disableIPV4/6 filter addresses", "[h1][net]") {
+  json r = get(h1_servers().http + "/echo", {{"localAddress", "127.0.0.2:0"}});
+  REQUIRE(r["status"] == 200);
+  CHECK(json::parse(r["body"].get<std::string>())["remote"] == "127.0.0.2");
+  r = get(h1_servers().http + "/echo", {{"localAddress", "127.0.0.3"}});
+  CHECK(json::parse(r["body"].get<std::string>())["remote"] == "127.0.0.3");
+  r = get(h1_servers().http + "/echo", {{"localAddress", "not-an-address"}});
+  CHECK(r["status"] == 0);
+  CHECK(r["body"].get<std::string>().find("failed to resolve tcp address from local not-an-address address") != std::string::npos);
+  r = get(h1_servers().http + "/echo", {{"disableIPV4", true}});
+  CHECK(r["status"] == 0);
+  CHECK(r["body"].get<std::string>().find("no suitable address") != std::string::npos);
+  // localhost is 127.0.0.1 only here: with IPv6 off it still works.
+  std::string port = h1_servers().http.substr(h1_servers().http.rfind(':') + 1);
+  r = get("http://localhost:" + port + "/echo", {{"disableIPV6", true}});
+  CHECK(r["status"] == 200);
+}
+
+TEST_CASE("requestHostOverride sets the Host header", "[h1]") {
+  json r = get(h1_servers().raw + "/raw/echo-head", {{"requestHostOverride", "example.test"},
+                                                     {"headers", {{"user-agent", "x"}}}});
+  CHECK(r["body"].get<std::string>().find("\r\nHost: example.test\r\n") != std::string::npos);
+}

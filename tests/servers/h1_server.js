@@ -32,6 +32,7 @@ const server = http.createServer((req, res) => {
         return send(res, 200, { 'Content-Type': 'application/json' }, JSON.stringify({
           method: req.method, url: req.url, rawHeaders: req.rawHeaders,
           body: body.toString('base64'), httpVersion: req.httpVersion,
+          remote: req.socket.remoteAddress,
         }));
       case 'delay': {
         const ms = Math.min(Number(parts[1] || 0), 60000);
