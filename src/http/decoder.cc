@@ -575,6 +575,12 @@ class ZstdBodyDecoder final : public StickyDecoder {
         // short tail after the last frame is "unexpected EOF" whatever its
         // bytes; libzstd would reject a bad prefix at once.
         if (!magic_.fill(in)) return std::nullopt;
+        // Only current frames and skippable frames: libzstd would also take
+        // legacy (v0.5-v0.7) frames, which klauspost rejects.
+        const uint32_t m = magic_.le32<0>();
+        if (m != ZSTD_MAGICNUMBER && (m & ZSTD_MAGIC_SKIPPABLE_MASK) != ZSTD_MAGIC_SKIPPABLE_START) {
+          return decode_error("zstd: invalid input: magic number mismatch");
+        }
         std::string_view magic = magic_.view();
         magic_.clear();
         if (auto e = run(magic, out)) return e;
