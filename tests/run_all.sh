@@ -21,9 +21,10 @@ step() {
   fi
 }
 
-build() {  # dir, extra cmake args...
+build() {  # dir, extra cmake args... (TARGET=name builds only that)
   local dir="$1"; shift
-  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null && cmake --build "$dir" -j "$jobs"
+  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null &&
+    cmake --build "$dir" -j "$jobs" ${TARGET:+--target "$TARGET"}
 }
 
 release() {
@@ -39,7 +40,7 @@ sanitized() {
 }
 
 tsan() {
-  build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
+  TARGET=integration_tests build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress]"
 }

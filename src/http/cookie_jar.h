@@ -39,7 +39,8 @@ class CookieJar {
   // Difference from Go: Go's Jar.Cookies returns name and value only (fhttp
   // adds path, domain, expires, secure, httpOnly). We return the stored entry
   // - name, value, path, domain (the host itself for host-only cookies),
-  // secure, http_only - with `expires` set only for persistent cookies.
+  // secure, http_only - with `expires` set only for persistent cookies
+  // (max_age, same_site, raw_expires stay empty, as in fhttp's output).
   // fhttp reports a session cookie's expiry as 9999-12-31T23:59:59Z
   // (253402300799), which the ABI layer must substitute if it mirrors that.
   std::vector<Cookie> cookies(std::string_view scheme, std::string_view host,

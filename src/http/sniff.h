@@ -9,6 +9,7 @@ namespace tlsc {
 
 // The MIME type Go would report for data, e.g. "text/html; charset=utf-8",
 // "image/png" or "application/octet-stream". Only the first 512 bytes count.
-std::string detect_content_type(std::string_view data);
+// noexcept: the only possible failure is allocating a few dozen bytes.
+std::string detect_content_type(std::string_view data) noexcept;
 
 }  // namespace tlsc

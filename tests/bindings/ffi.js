@@ -34,7 +34,7 @@ class AsyncClient {
   constructor(lib, opts = {}) {
     this.lib = lib;
     this.pending = new Map(); // request id -> {resolve, reject}
-    this.stats = { notifies: 0, drains: 0, batches: 0, responses: 0, maxBatch: 0, unknownIds: 0, badPending: 0 };
+    this.stats = { notifies: 0, drains: 0, batches: 0, responses: 0, maxBatch: 0, unknownIds: 0, badPending: 0, badPendingValues: [] };
     this.unknown = [];
     this.maxBatchesPerDrain = opts.maxBatchesPerDrain || 1000;
     this._drainScheduled = false;
@@ -44,7 +44,10 @@ class AsyncClient {
     this._keepAlive = null;
     this._cb = koffi.register((pendingCount) => {
       this.stats.notifies++;
-      if (!(pendingCount >= 1)) this.stats.badPending++;
+      if (!(pendingCount >= 1)) {
+        this.stats.badPending++;
+        if (this.stats.badPendingValues.length < 5) this.stats.badPendingValues.push(pendingCount);
+      }
       this._scheduleDrain();
     }, koffi.pointer(NotifyCb));
     lib.setNotify(this._cb);
