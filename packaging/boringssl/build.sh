@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Builds BoringSSL's crypto and ssl as static, position-independent libraries
+# from the pinned Debian source (fetch.sh), with our patch series applied, and
+# installs them with the headers:
+#
+#   $BORINGSSL_BUILD_ROOT/install/lib/libcrypto.a
+#   $BORINGSSL_BUILD_ROOT/install/lib/libssl.a
+#   $BORINGSSL_BUILD_ROOT/install/include/openssl/*.h
+#
+#   packaging/boringssl/build.sh
+#
+# Environment (all optional):
+#   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl (fetch.sh's too)
+#   BORINGSSL_JOBS        ninja -j; default: ninja's own choice
+#   CC, CXX               compilers; default cc / c++ (GCC on Debian 12)
+#
+# Layout under $BORINGSSL_BUILD_ROOT:
+#   src-cache/  downloaded, checksum-verified Debian files   (fetch.sh)
+#   orig/       the pristine unpacked orig tarball            (fetch.sh)
+#   src/        orig/src + build fix-ups + patches/*.patch    (this script)
+#   build/      CMake + Ninja build tree
+#   install/    what the rest of the project links against
+#
+# A second run with nothing changed does no work: the patched tree is only
+# rebuilt when the tarball, the patch series or this script's preparation
+# step change (stamp src/.prepared), CMake only runs when its arguments change
+# (stamp build/.configured), and ninja and the install step only touch what
+# changed. When the patch series changes, only files whose content differs
+# are rewritten, so ninja recompiles just what the patches touch.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+export BORINGSSL_BUILD_ROOT=${BORINGSSL_BUILD_ROOT:-$repo/build-boringssl}
+root=$BORINGSSL_BUILD_ROOT
+work=$root/src
+bld=$root/build
+inst=$root/install
+patch_dir=$here/patches
+
+log() { echo "build.sh: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+for tool in cmake ninja perl go python3 patch; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: cmake ninja-build perl golang-go python3 patch)"
+done
+
+# --- 1. the pinned source ---------------------------------------------------
+orig=$("$here/fetch.sh")
+[ -f "$orig/src/CMakeLists.txt" ] || die "fetch.sh gave no source tree"
+
+# --- 2. the patched work tree -------------------------------------------------
+shopt -s nullglob
+patches=("$patch_dir"/*.patch)
+shopt -u nullglob
+if [ ${#patches[@]} -gt 0 ]; then
+  mapfile -t patches < <(printf '%s\n' "${patches[@]}" | LC_ALL=C sort)
+fi
+
+# Bump PREP_VERSION when the preparation below changes in a way that must
+# redo the work tree.
+PREP_VERSION=1
+prep_key=$({
+  echo "prep $PREP_VERSION"
+  ls -a "$orig" | grep '^\.unpacked-'          # the tarball's SHA-256
+  for p in "${patches[@]}"; do echo "patch $(basename "$p")"; cat "$p"; done
+} | sha256sum | cut -d' ' -f1)
+
+# Copy only files whose content differs (new mtime), delete files that are
+# gone; unchanged files keep their mtime, so ninja rebuilds only what changed.
+sync_tree() {  # sync_tree SRC DST
+  python3 - "$1" "$2" <<'PY'
+import filecmp, os, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+changed = 0
+os.makedirs(dst, exist_ok=True)
+for d, dirs, files in os.walk(src):
+    rel = os.path.relpath(d, src)
+    t = os.path.normpath(os.path.join(dst, rel))
+    os.makedirs(t, exist_ok=True)
+    for f in files:
+        s, o = os.path.join(d, f), os.path.join(t, f)
+        if os.path.islink(o) or (os.path.exists(o) and not os.path.isfile(o)):
+            shutil.rmtree(o) if os.path.isdir(o) and not os.path.islink(o) else os.remove(o)
+        if not os.path.exists(o) or not filecmp.cmp(s, o, shallow=False):
+            shutil.copy(s, o)          # content + mode, fresh mtime
+            changed += 1
+for d, dirs, files in os.walk(dst, topdown=False):
+    rel = os.path.relpath(d, dst)
+    s = os.path.normpath(os.path.join(src, rel))
+    for f in files:
+        if f.startswith(".prepared"):
+            continue
+        if not os.path.isfile(os.path.join(s, f)):
+            os.remove(os.path.join(d, f)); changed += 1
+    if not os.path.isdir(s):
+        os.rmdir(d)
+print(changed)
+PY
+}
+
+if [ -f "$work/.prepared" ] && [ "$(cat "$work/.prepared")" = "$prep_key" ]; then
+  log "source tree up to date ($work, ${#patches[@]} patches)"
+else
+  staging=$root/src-staging
+  rm -rf "$staging"
+  cp -a "$orig/src" "$staging"
+  # Build fix-up: the CMake files declare a googletest library from
+  # third_party/googletest/src/gtest-all.cc, which Debian strips. We never
+  # build that target (only crypto and ssl), but CMake needs the file to exist.
+  mkdir -p "$staging/third_party/googletest/src"
+  : >"$staging/third_party/googletest/src/gtest-all.cc"
+  for p in "${patches[@]}"; do
+    log "applying $(basename "$p")"
+    patch -p1 --batch --forward --no-backup-if-mismatch -s -d "$staging" -i "$p" \
+      || die "$(basename "$p") does not apply (patch -p1 in the tarball's src/)"
+  done
+  n=$(sync_tree "$staging" "$work")
+  rm -rf "$staging"
+  echo "$prep_key" >"$work/.prepared"
+  log "source tree prepared: $work ($n files written, ${#patches[@]} patches)"
+fi
+
+# --- 3. configure -------------------------------------------------------------
+# Go is needed only to generate crypto/err_data.c (`go run`). Debian's Go 1.19
+# does that offline in GOPATH mode; a wrapper bakes the environment into
+# GO_EXECUTABLE so a bare `ninja -C build` works too.
+mkdir -p "$bld"
+gowrap=$bld/go-offline.sh
+gowrap_text="#!/bin/sh
+# Written by packaging/boringssl/build.sh: Go, offline, GOPATH mode.
+GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local GOCACHE='$root/go-cache' GOPATH='$root/go-path'
+export GO111MODULE GOFLAGS GOPROXY GOTOOLCHAIN GOCACHE GOPATH
+exec '$(command -v go)' \"\$@\""
+if [ ! -f "$gowrap" ] || [ "$(cat "$gowrap")" != "$gowrap_text" ]; then
+  printf '%s\n' "$gowrap_text" >"$gowrap"
+  chmod +x "$gowrap"
+fi
+
+# -Wno-error: GCC 12 raises false -Wstringop-overflow warnings and BoringSSL
+# adds -Werror after CMAKE_C_FLAGS; the per-config flags come after both.
+opt="-O2 -DNDEBUG -Wno-error"
+common="-fPIC -fvisibility=hidden -ffunction-sections -fdata-sections"
+cmake_args=(
+  -G Ninja
+  -S "$work" -B "$bld"
+  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_C_COMPILER="${CC:-cc}"
+  -DCMAKE_CXX_COMPILER="${CXX:-c++}"
+  -DCMAKE_C_FLAGS="$common"
+  -DCMAKE_CXX_FLAGS="$common"
+  -DCMAKE_ASM_FLAGS="-fPIC"
+  -DCMAKE_C_FLAGS_RELEASE="$opt"
+  -DCMAKE_CXX_FLAGS_RELEASE="$opt"
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  -DBUILD_SHARED_LIBS=OFF
+  -DGO_EXECUTABLE="$gowrap"
+  -DCMAKE_INSTALL_PREFIX="$inst"
+)
+conf_key=$(printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")" "$(command -v "${CXX:-c++}")" | sha256sum | cut -d' ' -f1)
+if [ -f "$bld/build.ninja" ] && [ -f "$bld/.configured" ] && [ "$(cat "$bld/.configured")" = "$conf_key" ]; then
+  log "configured already ($bld)"
+else
+  log "configuring ($bld)"
+  rm -f "$bld/CMakeCache.txt"
+  cmake "${cmake_args[@]}" >"$bld/cmake.out" 2>&1 || { cat "$bld/cmake.out" >&2; die "cmake failed"; }
+  echo "$conf_key" >"$bld/.configured"
+fi
+
+# --- 4. build -----------------------------------------------------------------
+jobs=()
+[ -n "${BORINGSSL_JOBS:-}" ] && jobs=(-j "$BORINGSSL_JOBS")
+start=$(date +%s)
+ninja -C "$bld" "${jobs[@]}" crypto ssl >"$bld/ninja.out" 2>&1 \
+  || { tail -n 60 "$bld/ninja.out" >&2; die "ninja failed (full log: $bld/ninja.out)"; }
+if grep -q '^ninja: no work to do' "$bld/ninja.out"; then
+  log "libraries up to date"
+else
+  log "built crypto and ssl in $(( $(date +%s) - start )) s (log: $bld/ninja.out)"
+fi
+
+# --- 5. install -----------------------------------------------------------------
+# BoringSSL's own install rules also want the bssl tool, which we do not
+# build; copy what we need. install -C leaves unchanged files untouched.
+mkdir -p "$inst/lib" "$inst/include"
+install -C -m 644 "$bld/crypto/libcrypto.a" "$inst/lib/libcrypto.a"
+install -C -m 644 "$bld/ssl/libssl.a" "$inst/lib/libssl.a"
+n=$(sync_tree "$work/include" "$inst/include")
+[ "$n" = 0 ] || log "installed $n header files"
+echo "$inst"
