@@ -46,6 +46,32 @@ function gitRev() {
   try { return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch { return null; }
 }
 
+function serverStats(port, reset) {
+  return new Promise((resolve) => {
+    const r = require('http').get({ host: '127.0.0.1', port, path: `/_stats${reset ? '?reset=1' : ''}`, agent: false }, (res) => {
+      let b = '';
+      res.on('data', (d) => { b += d; });
+      res.on('end', () => { try { resolve(JSON.parse(b)); } catch { resolve(null); } });
+    });
+    r.on('error', () => resolve(null));
+    r.setTimeout(5000, () => { r.destroy(); resolve(null); });
+  });
+}
+
+async function runMeasured(port, spec) {
+  await serverStats(port, true);
+  const r = await runChild(spec);
+  const st = await serverStats(port, false);
+  if (st) r.server = { peakInflight: st.peakInflight, connectionsOpened: st.connections, requests: st.requests };
+  // let the server see the client's sockets close before the next run
+  for (let i = 0; i < 50; i++) {
+    const s = await serverStats(port, false);
+    if (!s || s.openSockets <= 1) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return r;
+}
+
 function runChild(spec) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'client.js')], {
@@ -142,7 +168,8 @@ async function main() {
   const progress = (r) => {
     const what = r.error ? `ERROR ${String(r.error).split('\n')[0]}` :
       `${r.done}/${r.requested} in ${r.wallMs} ms, ${fmt.int(r.rps)} req/s, ${fmt.f1(r.cpuPerReqUs)} µs cpu/req, peak ${fmt.mb(r.peakRssKB)} MB${r.errors ? `, ${r.errors} errors (${r.firstError})` : ''}`;
-    console.log(`  ${r.scenario.padEnd(16)} ${r.client.padEnd(11)} ${what}`);
+    const sv = r.server ? `; server: peak ${r.server.peakInflight} in flight, ${r.server.connectionsOpened} connections` : '';
+    console.log(`  ${r.scenario.padEnd(16)} ${r.client.padEnd(11)} ${what}${sv}`);
   };
 
   try {
@@ -150,7 +177,7 @@ async function main() {
     for (const k of CFG.levels) {
       const row = { label: `req/s @${k} in flight`, metric: 'rps', results: {} };
       for (const c of clients) {
-        const r = await runChild({
+        const r = await runMeasured(server.port, {
           client: c, scenario: `inflight-${k}`, mode: 'loop', inflight: k, url: delayUrl,
           requests: Math.max(CFG.minRequests, CFG.perInflight * k), deadlineMs: CFG.runSeconds * 1000, warmup: k,
         });
@@ -164,7 +191,7 @@ async function main() {
       const peak = { label: `${CFG.burst} at once: peak RSS`, metric: 'peak', results: {} };
       const cpu = { label: `${CFG.burst} at once: CPU/req`, metric: 'cpu', results: {} };
       for (const c of clients) {
-        const r = await runChild({
+        const r = await runMeasured(server.port, {
           client: c, scenario: `burst-${CFG.burst}`, mode: 'burst', inflight: CFG.burst, url: delayUrl,
           requests: CFG.burst, deadlineMs: CFG.burstSeconds * 1000, warmup: 0,
         });
@@ -178,7 +205,7 @@ async function main() {
       const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
       const rps = { label: `req/s @${CFG.cpuInflight}, ${name}`, metric: 'rps', results: {} };
       for (const c of clients) {
-        const r = await runChild({
+        const r = await runMeasured(server.port, {
           client: c, scenario: `cpu-${name}`, mode: 'loop', inflight: CFG.cpuInflight, url,
           requests: CFG.cpuRequests, deadlineMs: CFG.cpuSeconds * 1000, warmup: CFG.cpuInflight,
         });

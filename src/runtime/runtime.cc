@@ -1,5 +1,7 @@
 #include "runtime/runtime.h"
 
+#include <sys/resource.h>
+
 #include <cstring>
 #include <future>
 
@@ -34,7 +36,23 @@ Runtime& Runtime::get() {
   return *runtime;
 }
 
+namespace {
+
+// Go's runtime raises the soft open-file limit to the hard limit when it
+// starts (Go 1.19+), so upstream's library does it on load. Thousands of
+// requests in flight need thousands of sockets; do the same.
+void raise_open_file_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  if (lim.rlim_cur >= lim.rlim_max) return;
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim);
+}
+
+}  // namespace
+
 Runtime::Runtime() : sessions_(reactor_) {
+  raise_open_file_limit();
   // c-ares state belongs to the loop thread: create it there.
   std::promise<void> ready;
   reactor_.post([this, &ready] {

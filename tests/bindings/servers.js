@@ -32,6 +32,8 @@
 //   /latin1              text/html; charset=iso-8859-1 body "caf\xe9".
 //   /chunked             the echo sent with Transfer-Encoding: chunked, in 3 pieces.
 //   /headers-multi       two Set-Cookie and two X-Multi response headers.
+//   /_stats[?reset=1]    JSON {requests, inflight, peakInflight, connections (accepted),
+//                        openSockets} since start or the last reset (bench/ reads it).
 // Servers bind 127.0.0.1 only.
 
 const http = require('http');
@@ -112,6 +114,13 @@ function handler(stats) {
         return;
       }
       if (p === '/fixed') return sendJson(res, 200, { path: req.url, delay: 0 });
+      if (p === '/_stats') {
+        // this request itself is not counted
+        const out = { requests: stats.requests - 1, inflight: stats.inflight - 1, peakInflight: stats.peakInflight,
+          connections: stats.connections, openSockets: stats.openSockets };
+        if (u.searchParams.get('reset')) { stats.requests = 0; stats.peakInflight = 0; stats.connections = 0; }
+        return sendJson(res, 200, out, { Connection: 'close' });
+      }
       if (p === '/set-cookie') {
         const cookies = [];
         for (const [k, v] of u.searchParams) cookies.push(`${k}=${v}; Path=/`);
@@ -178,16 +187,17 @@ function handler(stats) {
  * @returns {Promise<{port:number, url:(p?:string)=>string, close:()=>Promise<void>, stats:object, server:http.Server}>}
  */
 function startServer(opts = {}) {
-  const stats = { requests: 0, inflight: 0, peakInflight: 0, connections: 0 };
+  const stats = { requests: 0, inflight: 0, peakInflight: 0, connections: 0, openSockets: 0 };
   const server = http.createServer({ keepAlive: true, requestTimeout: 0, headersTimeout: 60000 }, handler(stats));
   server.keepAliveTimeout = 65000;
   server.maxRequestsPerSocket = 0;
   const sockets = new Set();
   server.on('connection', (s) => {
     stats.connections++;
+    stats.openSockets++;
     s.setNoDelay(true);
     sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    s.on('close', () => { sockets.delete(s); stats.openSockets--; });
   });
   server.on('clientError', (err, socket) => { try { socket.destroy(); } catch { /* ignore */ } });
   return new Promise((resolve, reject) => {
