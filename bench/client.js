@@ -58,6 +58,14 @@ async function makeClient(name, inflight) {
       close: () => pool.destroy(),
     };
   }
+  // upstream's transport keeps 2 idle connections per host (Go's default),
+  // so at higher concurrency most requests would open a new connection; the
+  // reference clients keep every connection. BENCH_OURS_IDLE=match (default)
+  // passes transportOptions.maxIdleConnsPerHost = in flight; =default leaves
+  // upstream's default.
+  const idle = process.env.BENCH_OURS_IDLE || 'match';
+  const transportOptions = idle === 'default' ? undefined
+    : { maxIdleConns: Math.max(2, inflight), maxIdleConnsPerHost: Math.max(2, inflight) };
   if (name === 'ours-koffi') {
     const { loadLib, AsyncClient } = require(path.join(BINDINGS, 'ffi.js'));
     const lib = loadLib();
@@ -70,6 +78,7 @@ async function makeClient(name, inflight) {
       headers: { 'User-Agent': 'bench', Accept: '*/*' },
       headerOrder: ['user-agent', 'accept'],
       timeoutMilliseconds: 30000,
+      transportOptions,
     });
     return {
       version: 'koffi ' + req('koffi/package.json').version,
@@ -84,7 +93,7 @@ async function makeClient(name, inflight) {
     process.on('exit', () => { try { fs.rmSync(dir, { recursive: true, force: true }); } catch { /* ignore */ } });
     const tls = req('node-tls-client');
     await tls.initTLS();
-    const s = new tls.Session({ timeout: 30000 });
+    const s = new tls.Session({ timeout: 30000, transportOptions });
     return {
       version: 'node-tls-client ' + req('node-tls-client/package.json').version,
       one: async () => (await s.get(url)).status === 200,

@@ -30,6 +30,7 @@ const CFG = {
   cpuInflight: num('BENCH_CPU_INFLIGHT', 64),
   cpuRequests: num('BENCH_CPU_REQUESTS', 3000),
   cpuSeconds: num('BENCH_CPU_SECONDS', 15),
+  oursIdle: env('BENCH_OURS_IDLE', 'match'),
   out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
 };
 
@@ -112,9 +113,10 @@ function cell(r, metric) {
     case 'peak': s = `${fmt.mb(r.peakRssKB)} MB`; break;
     case 'cpu': s = `${fmt.f1(r.cpuPerReqUs)} µs`; break;
     case 'cpumain': s = r.mainThreadCpuMs === null ? '-' : `${fmt.f1((r.mainThreadCpuMs * 1000) / r.done)} µs`; break;
+    case 'conns': s = r.server ? fmt.int(r.server.connectionsOpened) : '-'; break;
     default: s = '?';
   }
-  if (!r.finished) s += ` (${r.done}/${r.requested} in bound)`;
+  if (!r.finished && metric !== 'conns') s += ` (${r.done}/${r.requested} in bound)`;
   if (r.errors) s += ` [${r.errors} err]`;
   return s;
 }
@@ -161,7 +163,7 @@ async function main() {
   const delayUrl = server.url(`/delay/${CFG.delayMs}`);
   const fixedUrl = server.url('/fixed');
   console.log(`bench: server 127.0.0.1:${server.port} (pid ${server.child.pid}), clients ${clients.join(', ')}, ${os.cpus().length} cpus, node ${process.version}`);
-  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}`);
+  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? "upstream's default (2 per host)" : 'as many as in flight'}`);
 
   const runs = [];
   const rows = [];
@@ -204,14 +206,15 @@ async function main() {
       const cpu = { label: `CPU/req @${CFG.cpuInflight}, ${name}`, metric: 'cpu', results: {} };
       const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
       const rps = { label: `req/s @${CFG.cpuInflight}, ${name}`, metric: 'rps', results: {} };
+      const conns = { label: `  connections opened`, metric: 'conns', results: {} };
       for (const c of clients) {
         const r = await runMeasured(server.port, {
           client: c, scenario: `cpu-${name}`, mode: 'loop', inflight: CFG.cpuInflight, url,
           requests: CFG.cpuRequests, deadlineMs: CFG.cpuSeconds * 1000, warmup: CFG.cpuInflight,
         });
-        runs.push(r); cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; progress(r);
+        runs.push(r); cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; conns.results[c] = r; progress(r);
       }
-      rows.push(cpu, main, rps);
+      rows.push(cpu, main, rps, conns);
     }
   } finally {
     await server.close();
@@ -221,6 +224,7 @@ async function main() {
   console.log('\n' + text);
   console.log('\nratios are ours ÷ reference: for req/s higher is better for ours; for time, RSS and CPU lower is better.');
   console.log('"(x/y in bound)": the run hit its time bound after x of y requests; its req/s is x over the bound.');
+  console.log('"connections opened": TCP connections the server accepted during the run, warm-up included.');
 
   const out = {
     date: new Date().toISOString(),

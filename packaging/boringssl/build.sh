@@ -62,7 +62,7 @@ fi
 PREP_VERSION=1
 prep_key=$({
   echo "prep $PREP_VERSION"
-  ls -a "$orig" | grep '^\.unpacked-'          # the tarball's SHA-256
+  for s in "$orig"/.unpacked-*; do basename "$s"; done  # the tarball's SHA-256
   for p in "${patches[@]}"; do echo "patch $(basename "$p")"; cat "$p"; done
 } | sha256sum | cut -d' ' -f1)
 

@@ -35,9 +35,10 @@ log() { echo "fetch.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ -f "$sums_file" ] || die "$sums_file is missing"
-# The pinned lines: "<sha256>  <filename>", comments and blank lines ignored.
-pinned=$(grep -Ev '^[[:space:]]*(#|$)' "$sums_file")
-[ -n "$pinned" ] || die "$sums_file pins no file"
+# Our pinned lines: "<sha256>  <filename>" for this package's files (the file
+# may pin other sources too; comments and blank lines are ignored).
+pinned=$(grep -Ev '^[[:space:]]*(#|$)' "$sums_file" | awk -v p="${PKG}_" 'index($2, p) == 1') || true
+[ -n "$pinned" ] || die "$sums_file pins no ${PKG}_* file"
 mapfile -t pinned_names < <(awk '{print $2}' <<<"$pinned")
 
 mkdir -p "$cache"
@@ -131,6 +132,12 @@ download() {
 if have_all && verify; then
   log "cache ok ($cache), no download"
 else
+  # Drop pinned files that are there but wrong, so apt fetches them afresh.
+  while read -r sum name; do
+    if [ -f "$cache/$name" ] && [ "$(sha256sum <"$cache/$name" | cut -d' ' -f1)" != "$sum" ]; then
+      log "removing $name (checksum mismatch)"; rm -f "$cache/$name"
+    fi
+  done <<<"$pinned"
   download
   have_all || die "apt-get source did not produce all of: ${pinned_names[*]}"
   if ! verify; then

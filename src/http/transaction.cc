@@ -160,6 +160,7 @@ void Transaction::begin_hop() {
   head_ = H1ResponseHead{};
   body_bytes_.clear();
   decoder_.reset();
+  content_encoding_.reset();
   decode_error_.reset();
   following_redirect_ = false;
   redirect_to_.reset();
@@ -334,13 +335,18 @@ void Transaction::on_h1_head(const H1ResponseHead& head) {
       return;
     }
   }
-  if (const std::string* ce = response_header(head_, "Content-Encoding")) {
-    decoder_ = BodyDecoder::create(*ce);
-  }
+  // The decoder is made when the first body byte arrives: an empty body
+  // (HEAD, 204, 304, or just empty) is no stream to decode, even where Go's
+  // brotli reader would call it truncated.
+  if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
 }
 
 void Transaction::on_h1_body(std::string_view bytes) {
   if (following_redirect_ || decode_error_) return;
+  if (!decoder_ && content_encoding_ && !bytes.empty()) {
+    decoder_ = BodyDecoder::create(*content_encoding_);
+    content_encoding_.reset();
+  }
   if (!decoder_) {
     body_bytes_.append(bytes);
     return;

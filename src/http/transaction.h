@@ -100,7 +100,8 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   H1ResponseHead head_;
   bool following_redirect_ = false;
   std::optional<Url> redirect_to_;
-  std::unique_ptr<BodyDecoder> decoder_;
+  std::optional<std::string> content_encoding_;
+  std::unique_ptr<BodyDecoder> decoder_;  // made on the first body byte
   std::string body_bytes_;
   std::optional<Error> decode_error_;
 };

@@ -18,7 +18,7 @@ void init_ares_library_once() {
 
 }  // namespace
 
-struct DnsResolver::Impl : IoHandler {
+struct DnsResolver::Impl final : IoHandler {
   struct Query {
     Impl* impl;
     std::string host;

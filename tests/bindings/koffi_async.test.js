@@ -104,6 +104,40 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
     assert.equal(got[0].status, 200);
   });
 
+  it('keep-alive: one session reuses its connections (sequential; and parallel with transportOptions.maxIdleConnsPerHost)', async () => {
+    const get = (p, extra = {}) => {
+      const r = JSON.parse(lib.request(JSON.stringify(input(srv.url(p), extra))));
+      lib.freeMemory(r.id);
+      return r;
+    };
+    const stats = (reset) => JSON.parse(get(`/_stats${reset ? '?reset=1' : ''}`).body);
+    const sid = randomUUID();
+    stats(true);
+    for (let i = 0; i < 20; i++) assert.equal(get('/fixed', { sessionId: sid }).status, 200);
+    let st = stats(false);
+    assert.equal(st.requests, 20);
+    // the stats requests use a session of their own (one more connection)
+    assert.ok(st.connections <= 2, `20 sequential requests in one session opened ${st.connections} connections`);
+
+    const sid2 = randomUUID();
+    const transportOptions = { maxIdleConnsPerHost: 16, maxIdleConns: 16 };
+    stats(true);
+    for (let round = 0; round < 5; round++) {
+      const ids = new Set();
+      for (let i = 0; i < 16; i++) {
+        const o = JSON.parse(lib.requestAsync(JSON.stringify(input(srv.url('/delay/30'), { sessionId: sid2, transportOptions }))));
+        ids.add(o.id);
+      }
+      const got = await pollFor(16, 10000);
+      assert.equal(got.length, 16);
+      for (const r of got) { assert.ok(ids.has(r.id)); assert.equal(r.status, 200); }
+    }
+    st = stats(false);
+    assert.equal(st.requests, 80);
+    assert.ok(st.connections <= 16 + 2, `5 rounds of 16 parallel requests in one session (16 idle allowed) opened ${st.connections} connections`);
+    for (const id of [sid, sid2]) lib.freeMemory(JSON.parse(lib.destroySession(JSON.stringify({ sessionId: id }))).id);
+  });
+
   it('bad input to requestAsync returns a status-0 Response at once and queues nothing', async () => {
     const bads = [
       'not json',

@@ -270,3 +270,9 @@ TEST_CASE("requestHostOverride sets the Host header", "[h1]") {
                                                      {"headers", {{"user-agent", "x"}}}});
   CHECK(r["body"].get<std::string>().find("\r\nHost: example.test\r\n") != std::string::npos);
 }
+
+TEST_CASE("an empty body with a Content-Encoding is an empty body", "[h1][decode]") {
+  json r = call({{"requestUrl", h1_servers().http + "/br"}, {"requestMethod", "HEAD"}});
+  CHECK(r["status"] == 200);
+  CHECK(r["body"] == "");
+}
