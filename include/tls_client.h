@@ -62,9 +62,11 @@ char* waitNext(int timeout_ms);
 /* Installs a callback that is called, on a library thread that is neither
  * the network thread nor a caller's thread, at most once after the queue of
  * finished async responses becomes non-empty and before the next waitNext;
- * "pending" is the number of responses waiting. NULL removes it; after
- * setNotify(NULL) returns, the old callback is never called again. The
- * callback may block; that holds up no request. */
+ * "pending" (> 0) is the number of responses waiting. NULL removes it:
+ * after setNotify(NULL) returns no new call starts, but a call already
+ * started is not waited for (koffi parks it until the JavaScript thread
+ * runs it, and that thread may be the caller), so keep the callback valid
+ * a moment longer. The callback may block; that holds up no request. */
 void setNotify(void (*callback)(int pending));
 
 #ifdef __cplusplus

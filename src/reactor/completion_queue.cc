@@ -55,20 +55,22 @@ std::string CompletionQueue::wait_batch(int timeout_ms) {
   }
   out.push_back(']');
   // A waitNext ends the notification period; what is still queued starts
-  // a new one.
+  // a new one. A call that was due for what this waitNext just took is
+  // dropped: it would announce an empty queue.
+  if (items_.empty()) notify_due_ = false;
   armed_ = true;
   arm_locked();
   return out;
 }
 
 void CompletionQueue::set_notify(NotifyFn fn) {
-  std::unique_lock lock(mu_);
+  std::lock_guard lock(mu_);
   notify_ = fn;
   if (fn == nullptr) {
+    // No new call starts after this returns. A call already in progress is
+    // not waited for: under koffi it is parked until the JavaScript thread
+    // runs it, and that thread may be the one calling us (a deadlock).
     notify_due_ = false;
-    if (std::this_thread::get_id() != notifier_.get_id()) {
-      callback_done_cv_.wait(lock, [this] { return !in_callback_; });
-    }
     return;
   }
   armed_ = true;
@@ -81,14 +83,15 @@ void CompletionQueue::notifier_loop() {
     notify_cv_.wait(lock, [this] { return stopping_ || (notify_due_ && notify_ != nullptr); });
     if (stopping_) return;
     notify_due_ = false;
+    if (items_.empty()) {
+      armed_ = true;  // taken by a waitNext in the meantime: nothing to announce
+      continue;
+    }
     NotifyFn fn = notify_;
     int pending = static_cast<int>(items_.size());
-    in_callback_ = true;
     lock.unlock();
     fn(pending);
     lock.lock();
-    in_callback_ = false;
-    callback_done_cv_.notify_all();
   }
 }
 

@@ -30,8 +30,8 @@ class CompletionQueue {
   // first. Waits up to timeout_ms (-1: forever) for the first one, but never
   // when nothing is queued and nothing is in flight.
   std::string wait_batch(int timeout_ms);
-  // Any thread. Returns after any callback in progress on another thread has
-  // returned, except when called from the notifier thread itself.
+  // Any thread. After setNotify(NULL) returns no new call starts; a call
+  // already started is not waited for (see the .cc for why).
   void set_notify(NotifyFn fn);
 
  private:
@@ -47,9 +47,7 @@ class CompletionQueue {
   NotifyFn notify_ = nullptr;
   bool armed_ = true;         // a callback is due when the queue fills
   bool notify_due_ = false;   // the notifier thread should call now
-  bool in_callback_ = false;
   bool stopping_ = false;
-  std::condition_variable callback_done_cv_;
   std::thread notifier_;
 };
 
