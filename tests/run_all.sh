@@ -64,6 +64,11 @@ bindings() {
   TLS_CLIENT_LIB="$root/build/libtls-client.so" bash "$root/tests/bindings/run.sh"
 }
 
+boringssl() {
+  bash "$root/packaging/boringssl/build.sh"
+}
+
+step "BoringSSL (pinned Debian source + our patches), static PIC" boringssl
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized
 step "ThreadSanitizer build + threaded integration tests" tsan

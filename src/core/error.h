@@ -16,6 +16,7 @@ enum class ErrorCode {
   dns,               // name resolution
   connect,           // TCP connect / bind
   timeout,           // client timeout (whole request)
+  tls,               // handshake, verification, pins, records
   io,                // read/write on an established connection
   http_parse,        // malformed response from the server
   decode,            // Content-Encoding that does not decode

@@ -14,6 +14,7 @@
 #include "http/h1/request_writer.h"
 #include "http/header_canon.h"
 #include "http/sniff.h"
+#include "tls/tls_stream.h"
 
 namespace tlsc {
 namespace {
@@ -166,12 +167,8 @@ void Transaction::begin_hop() {
   redirect_to_.reset();
   reused_connection_ = false;
 
-  if (url_.scheme != "http") {
-    if (url_.scheme == "https") {
-      fail("https is not available in this build yet (TLS arrives with the TLS issue)");
-    } else {
-      fail("unsupported protocol scheme \"" + url_.scheme + "\"");
-    }
+  if (url_.scheme != "http" && url_.scheme != "https") {
+    fail("unsupported protocol scheme \"" + url_.scheme + "\"");
     return;
   }
   if (url_.hostname.empty()) {
@@ -285,8 +282,43 @@ void Transaction::on_connected(Result<int> fd) {
   }
   std::string key = url_.scheme + "://" + url_.host();
   if (url_.port.empty()) key += ":" + std::to_string(url_.effective_port());
-  auto stream = std::make_unique<TcpStream>(ctx_.reactor, *fd);
-  send_on(std::make_unique<H1Connection>(std::move(stream), key), false);
+  auto tcp = std::make_unique<TcpStream>(ctx_.reactor, *fd);
+  if (url_.scheme == "http") {
+    send_on(std::make_unique<H1Connection>(std::move(tcp), key), false);
+    return;
+  }
+  auto tls_ctx = session_->tls_context();
+  if (!tls_ctx) {
+    fail(tls_ctx.error().message);
+    return;
+  }
+  auto ssl = (*tls_ctx)->new_connection(url_.hostname, url_.effective_port());
+  if (!ssl) {
+    fail(ssl.error().message);
+    return;
+  }
+  phase_ = Phase::tls;
+  std::string verify_name = options_.server_name_overwrite.empty() ? url_.hostname
+                                                                    : options_.server_name_overwrite;
+  auto tls = std::make_unique<TlsStream>(ctx_.reactor, std::move(tcp), std::move(*ssl), *tls_ctx,
+                                         verify_name);
+  TlsStream* raw = tls.get();
+  // The stream waits in the transaction until its handshake is done.
+  handshaking_stream_ = std::move(tls);
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  raw->start_handshake([weak, key](std::optional<Error> error) {
+    auto self = weak.lock();
+    if (!self || self->phase_ != Phase::tls) return;
+    std::unique_ptr<Stream> stream = std::move(self->handshaking_stream_);
+    if (error) {
+      // Not destroyed inside its own callback.
+      std::shared_ptr<Stream> doomed(std::move(stream));
+      self->ctx_.reactor.post([doomed] {});
+      self->fail(error->message);
+      return;
+    }
+    self->send_on(std::make_unique<H1Connection>(std::move(stream), key), false);
+  });
 }
 
 void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
@@ -526,6 +558,11 @@ void Transaction::complete(Response r) {
   if (connector_) {
     connector_->cancel();
     std::shared_ptr<TcpConnector> doomed(std::move(connector_));
+    ctx_.reactor.post([doomed] {});
+  }
+  if (handshaking_stream_) {
+    handshaking_stream_->close();
+    std::shared_ptr<Stream> doomed(std::move(handshaking_stream_));
     ctx_.reactor.post([doomed] {});
   }
   release_connection(false);

@@ -60,7 +60,7 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   ~Transaction();
 
  private:
-  enum class Phase { resolve, connect, send, headers, body, done };
+  enum class Phase { resolve, connect, tls, send, headers, body, done };
 
   void begin_hop();
   void connect_new();
@@ -94,6 +94,7 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   std::string request_bytes_;
   std::unique_ptr<H1Connection> conn_;
   std::unique_ptr<TcpConnector> connector_;
+  std::unique_ptr<Stream> handshaking_stream_;
   Reactor::TimerId timeout_timer_ = 0;
 
   // Current response.

@@ -40,6 +40,21 @@ void Session::update_from_request(const RequestInput& in) {
   options_.follow_redirects = in.follow_redirects;
 }
 
+Result<TlsContext*> Session::tls_context() {
+  if (!tls_) {
+    ClientOptions o = options();
+    TlsOptions t;
+    t.profile = o.profile;
+    t.insecure_skip_verify = o.insecure_skip_verify;
+    t.server_name_overwrite = o.server_name_overwrite;
+    t.pins = o.certificate_pinning_hosts;
+    auto made = TlsContext::create(std::move(t));
+    if (!made) return made.error();
+    tls_ = std::move(*made);
+  }
+  return tls_.get();
+}
+
 void Session::close_on_loop(const std::string& reason) {
   closed_ = true;
   pool_.close_all();

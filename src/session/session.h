@@ -12,6 +12,7 @@
 #include "http/connection_pool.h"
 #include "http/cookie_jar.h"
 #include "session/client_options.h"
+#include "tls/tls_context.h"
 
 namespace tlsc {
 
@@ -40,6 +41,8 @@ class Session {
 
   // Loop thread only.
   ConnectionPool& pool() { return pool_; }
+  // Made on first use: the SSL_CTX and ticket cache of this session.
+  Result<TlsContext*> tls_context();
   std::unordered_set<Transaction*>& in_flight() { return in_flight_; }
   bool closed() const { return closed_; }
   // Ends the session on the loop thread: idle connections closed, requests
@@ -53,6 +56,7 @@ class Session {
   std::mutex jar_mu_;
   CookieJar jar_;
   ConnectionPool pool_;
+  std::unique_ptr<TlsContext> tls_;
   std::unordered_set<Transaction*> in_flight_;
   bool closed_ = false;
 };

@@ -12,6 +12,16 @@
 
 namespace itest {
 
+const std::string& cert_dir() {
+  static const std::string dir = [] {
+    std::string d = "/tmp/tlsc-itest-certs";
+    std::string cmd = "bash " + std::string(TLSC_SOURCE_DIR) + "/tests/servers/make_certs.sh " + d;
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("make_certs.sh failed");
+    return d;
+  }();
+  return dir;
+}
+
 const Library& lib() {
   static const Library l = [] {
     // Name lookups in tests must never leave the machine: point the
@@ -25,6 +35,9 @@ const Library& lib() {
       return path;
     }();
     setenv("TLS_CLIENT_RESOLV_CONF", conf.c_str(), 1);
+    // The test PKI's root is the only trusted root, as SSL_CERT_FILE says
+    // (read once, on the first TLS connection).
+    setenv("SSL_CERT_FILE", (cert_dir() + "/ca.pem").c_str(), 1);
     void* h = dlopen(TLSC_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
     if (h == nullptr) throw std::runtime_error(std::string("dlopen: ") + dlerror());
     Library x{};

@@ -22,6 +22,9 @@ struct Library {
   void (*setNotify)(void (*)(int));
 };
 
+// The test PKI (tests/servers/make_certs.sh), made once per process.
+const std::string& cert_dir();
+
 // Loaded once per process from TLSC_LIBRARY_PATH.
 const Library& lib();
 

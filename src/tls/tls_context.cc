@@ -1,0 +1,265 @@
+#include "tls/tls_context.h"
+
+#include <brotli/decode.h>
+#include <openssl/err.h>
+#include <openssl/sha.h>
+#include <openssl/x509v3.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <arpa/inet.h>
+
+#include <mutex>
+
+#include "core/base64.h"
+#include "tls/trust_store.h"
+
+namespace tlsc {
+namespace {
+
+int g_context_index = -1;  // SSL ex_data: TlsContext*
+int g_key_index = -1;      // SSL ex_data: std::string* cache key
+
+void free_key(void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) {
+  delete static_cast<std::string*>(ptr);  // owner: the SSL it hangs off
+}
+
+void init_ex_indexes() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_context_index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
+    g_key_index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, &free_key);
+  });
+}
+
+// Certificate compression (RFC 8879): the server may compress with any
+// algorithm we offer; we only ever decompress.
+constexpr size_t kMaxCertificateBytes = 1 << 20;
+
+int decompress_brotli(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
+                      size_t in_len) {
+  if (uncompressed_len > kMaxCertificateBytes) return 0;
+  uint8_t* data = nullptr;
+  bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
+  if (!buf) return 0;
+  size_t out_len = uncompressed_len;
+  if (BrotliDecoderDecompress(in_len, in, &out_len, data) != BROTLI_DECODER_RESULT_SUCCESS ||
+      out_len != uncompressed_len) {
+    return 0;
+  }
+  *out = buf.release();
+  return 1;
+}
+
+int decompress_zlib(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
+                    size_t in_len) {
+  if (uncompressed_len > kMaxCertificateBytes) return 0;
+  uint8_t* data = nullptr;
+  bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
+  if (!buf) return 0;
+  uLongf out_len = uncompressed_len;
+  if (uncompress(data, &out_len, in, in_len) != Z_OK || out_len != uncompressed_len) return 0;
+  *out = buf.release();
+  return 1;
+}
+
+int decompress_zstd(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
+                    size_t in_len) {
+  if (uncompressed_len > kMaxCertificateBytes) return 0;
+  uint8_t* data = nullptr;
+  bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
+  if (!buf) return 0;
+  size_t n = ZSTD_decompress(data, uncompressed_len, in, in_len);
+  if (ZSTD_isError(n) || n != uncompressed_len) return 0;
+  *out = buf.release();
+  return 1;
+}
+
+// Until profiles are data (the profiles issue), every connection uses
+// Chrome's choices as far as this BoringSSL can express them.
+bool configure_chrome_like(SSL_CTX* ctx) {
+  static constexpr char kCiphers[] =
+      "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+      "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+      "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
+      "ECDHE-RSA-AES128-SHA:ECDHE-RSA-AES256-SHA:AES128-GCM-SHA256:AES256-GCM-SHA384:"
+      "AES128-SHA:AES256-SHA";
+  if (!SSL_CTX_set_strict_cipher_list(ctx, kCiphers)) return false;
+  if (!SSL_CTX_set1_curves_list(ctx, "X25519Kyber:X25519:P-256:P-384")) return false;
+  if (!SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION)) return false;
+  if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
+  SSL_CTX_set_grease_enabled(ctx, 1);
+  SSL_CTX_set_permute_extensions(ctx, 1);
+  SSL_CTX_enable_ocsp_stapling(ctx);
+  SSL_CTX_enable_signed_cert_timestamps(ctx);
+  if (!SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr,
+                                        decompress_brotli)) {
+    return false;
+  }
+  return true;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+bool is_ip_literal(const std::string& host) {
+  in6_addr a6{};
+  in_addr a4{};
+  return inet_pton(AF_INET, host.c_str(), &a4) == 1 || inet_pton(AF_INET6, host.c_str(), &a6) == 1;
+}
+
+// hpkp.Fingerprint: base64(SHA-256(SubjectPublicKeyInfo)).
+std::string spki_pin(X509* cert) {
+  uint8_t* der = nullptr;
+  bssl::UniquePtr<EVP_PKEY> key(X509_get_pubkey(cert));
+  int len = key ? i2d_PUBKEY(key.get(), &der) : 0;
+  if (len <= 0) return {};
+  uint8_t digest[SHA256_DIGEST_LENGTH];
+  SHA256(der, static_cast<size_t>(len), digest);
+  OPENSSL_free(der);
+  return base64_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
+  init_ex_indexes();
+  std::unique_ptr<TlsContext> c(new TlsContext(std::move(options)));
+  c->ctx_.reset(SSL_CTX_new(TLS_method()));
+  if (!c->ctx_ || !configure_chrome_like(c->ctx_.get())) {
+    return make_error(ErrorCode::tls, "tls: cannot configure the client");
+  }
+  (void)decompress_zlib;
+  (void)decompress_zstd;
+  if (c->options_.insecure_skip_verify) {
+    SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_NONE, nullptr);
+  } else {
+    X509_STORE* store = shared_trust_store();
+    if (store == nullptr) return make_error(ErrorCode::tls, "tls: cannot load the system roots");
+    SSL_CTX_set_cert_store(c->ctx_.get(), store);
+    SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, nullptr);
+  }
+  // Tickets from this session's servers resume its next connections.
+  SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
+  SSL_CTX_sess_set_new_cb(c->ctx_.get(), &TlsContext::on_new_session);
+  return c;
+}
+
+TlsContext::~TlsContext() = default;
+
+int TlsContext::on_new_session(SSL* ssl, SSL_SESSION* session) {
+  auto* self = static_cast<TlsContext*>(SSL_get_ex_data(ssl, g_context_index));
+  auto* key = static_cast<std::string*>(SSL_get_ex_data(ssl, g_key_index));
+  if (self == nullptr || key == nullptr) return 0;
+  self->sessions_[*key].reset(session);
+  return 1;  // we took the reference
+}
+
+Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host, uint16_t port) {
+  bssl::UniquePtr<SSL> ssl(SSL_new(ctx_.get()));
+  if (!ssl) return make_error(ErrorCode::tls, "tls: out of memory");
+  std::string name = options_.server_name_overwrite.empty() ? host : options_.server_name_overwrite;
+  // Go sends no SNI for an IP address, and verifies it against IP SANs.
+  if (!is_ip_literal(name)) SSL_set_tlsext_host_name(ssl.get(), name.c_str());
+  if (!options_.insecure_skip_verify) {
+    X509_VERIFY_PARAM* param = SSL_get0_param(ssl.get());
+    int ok = is_ip_literal(name) ? X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str())
+                                 : X509_VERIFY_PARAM_set1_host(param, name.data(), name.size());
+    if (!ok) return make_error(ErrorCode::tls, "tls: invalid server name " + name);
+  }
+  std::string alpn;
+  for (const auto& p : options_.alpn) {
+    alpn.push_back(static_cast<char>(p.size()));
+    alpn += p;
+  }
+  SSL_set_alpn_protos(ssl.get(), reinterpret_cast<const uint8_t*>(alpn.data()), alpn.size());
+  SSL_set_enable_ech_grease(ssl.get(), 1);
+  auto key = std::make_unique<std::string>(host + ":" + std::to_string(port));
+  if (auto it = sessions_.find(*key); it != sessions_.end()) SSL_set_session(ssl.get(), it->second.get());
+  SSL_set_ex_data(ssl.get(), g_context_index, this);
+  // The key lives as long as the SSL: freed by the stream with it.
+  SSL_set_ex_data(ssl.get(), g_key_index, key.release());
+  SSL_set_connect_state(ssl.get());
+  return ssl;
+}
+
+std::optional<Error> TlsContext::check_pins(const SSL* ssl, const std::string& host) const {
+  if (options_.pins.empty()) return std::nullopt;
+  // Upstream (hpkp): an exact host entry, or a "*.parent" entry for any
+  // subdomain of parent (and parent itself).
+  const std::vector<std::string>* pins = nullptr;
+  std::string h = lower(host);
+  for (const auto& [pattern, list] : options_.pins) {
+    std::string p = lower(pattern);
+    if (p == h) {
+      pins = &list;
+      break;
+    }
+    if (p.starts_with("*.")) {
+      std::string parent = p.substr(2);
+      if (h == parent || (h.size() > parent.size() && h.ends_with("." + parent))) pins = &list;
+    }
+  }
+  if (pins == nullptr) return std::nullopt;
+  STACK_OF(X509)* chain = SSL_get_peer_full_cert_chain(ssl);
+  std::vector<std::string> found;
+  bool match = false;
+  for (size_t i = 0; chain != nullptr && i < sk_X509_num(chain); ++i) {
+    std::string pin = spki_pin(sk_X509_value(chain, i));
+    for (const auto& want : *pins) match = match || want == pin;
+    found.push_back(std::move(pin));
+  }
+  if (match) return std::nullopt;
+  std::string list;
+  for (size_t i = 0; i < found.size(); ++i) list += (i ? " " : "") + found[i];
+  return make_error(ErrorCode::tls, "bad ssl pin detected, found pins: [" + list + "]");
+}
+
+Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host) {
+  long verify = SSL_get_verify_result(ssl);
+  // X509_V_ERR_INVALID_CALL: the handshake failed before verification ran.
+  if (verify != X509_V_OK && verify != X509_V_ERR_INVALID_CALL) {
+    std::string why;
+    switch (verify) {
+      case X509_V_ERR_HOSTNAME_MISMATCH:
+      case X509_V_ERR_IP_ADDRESS_MISMATCH:
+        why = "x509: certificate is not valid for " + host;
+        break;
+      case X509_V_ERR_CERT_HAS_EXPIRED:
+        why = "x509: certificate has expired or is not yet valid: certificate has expired";
+        break;
+      case X509_V_ERR_CERT_NOT_YET_VALID:
+        why = "x509: certificate has expired or is not yet valid: certificate is not yet valid";
+        break;
+      case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+      case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+      case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+      case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
+      case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+        why = "x509: certificate signed by unknown authority";
+        break;
+      default:
+        why = std::string("x509: ") + X509_verify_cert_error_string(verify);
+    }
+    ERR_clear_error();
+    return make_error(ErrorCode::tls, "tls: failed to verify certificate: " + why);
+  }
+  uint32_t err = ERR_get_error();
+  ERR_clear_error();
+  if (err != 0) {
+    const char* reason = ERR_reason_error_string(err);
+    std::string r = reason ? lower(reason) : "handshake failure";
+    for (char& c : r) {
+      if (c == '_') c = ' ';
+    }
+    return make_error(ErrorCode::tls, "tls: " + r);
+  }
+  if (ssl_error == SSL_ERROR_ZERO_RETURN) return make_error(ErrorCode::tls, "EOF");
+  return make_error(ErrorCode::tls, "tls: handshake failure");
+}
+
+}  // namespace tlsc

@@ -1,0 +1,52 @@
+// A session's TLS client state: one SSL_CTX configured from the session's
+// options, the session-ticket cache that lets the next connection resume,
+// and the checks that follow a handshake (certificate pins). Loop thread
+// only.
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tlsc {
+
+struct TlsOptions {
+  std::string profile;
+  bool insecure_skip_verify = false;
+  std::string server_name_overwrite;  // SNI and verification name
+  std::map<std::string, std::vector<std::string>> pins;  // certificatePinningHosts
+  std::vector<std::string> alpn = {"http/1.1"};
+};
+
+class TlsContext {
+ public:
+  static Result<std::unique_ptr<TlsContext>> create(TlsOptions options);
+  ~TlsContext();
+
+  // A client SSL for a connection to host:port, with SNI, verification
+  // name, and a cached session to resume if there is one.
+  Result<bssl::UniquePtr<SSL>> new_connection(const std::string& host, uint16_t port);
+  // After the handshake: certificate pins for host (upstream's rules).
+  std::optional<Error> check_pins(const SSL* ssl, const std::string& host) const;
+  const TlsOptions& options() const { return options_; }
+
+ private:
+  explicit TlsContext(TlsOptions options) : options_(std::move(options)) {}
+  static int on_new_session(SSL* ssl, SSL_SESSION* session);
+
+  TlsOptions options_;
+  bssl::UniquePtr<SSL_CTX> ctx_;
+  std::map<std::string, bssl::UniquePtr<SSL_SESSION>> sessions_;  // by host:port
+};
+
+// Go-worded text for a failed handshake: verification results become
+// "tls: failed to verify certificate: x509: ..." as crypto/tls says it.
+Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host);
+
+}  // namespace tlsc

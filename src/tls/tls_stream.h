@@ -1,0 +1,61 @@
+// TLS as a connection filter: a Stream over another Stream. BoringSSL runs
+// over memory BIOs, so this file only moves bytes between the inner stream,
+// the SSL object and the observer above. Loop thread only.
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "net/stream.h"
+#include "reactor/reactor.h"
+
+namespace tlsc {
+
+class TlsContext;
+
+class TlsStream final : public Stream, public StreamObserver {
+ public:
+  using HandshakeDone = std::function<void(std::optional<Error>)>;
+
+  TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::UniquePtr<SSL> ssl,
+            TlsContext* context, std::string host);
+  ~TlsStream() override;
+
+  // Runs the handshake; `done` is called once, on success after the pins
+  // were checked. Until then no observer sees data.
+  void start_handshake(HandshakeDone done);
+  std::string alpn() const;
+
+  void set_observer(StreamObserver* observer) override { observer_ = observer; }
+  void write(std::string_view bytes) override;
+  bool usable() const override { return !closed_ && inner_ && inner_->usable(); }
+  void close() override;
+
+  void on_stream_data(std::string_view data) override;
+  void on_stream_closed(const Error* error) override;
+
+ private:
+  void advance();
+  bool flush_out();
+  void fail(Error e);
+
+  Reactor& reactor_;
+  std::unique_ptr<Stream> inner_;
+  bssl::UniquePtr<SSL> ssl_;
+  BIO* in_bio_ = nullptr;   // owned by ssl_
+  BIO* out_bio_ = nullptr;  // owned by ssl_
+  TlsContext* context_;
+  std::string host_;
+  StreamObserver* observer_ = nullptr;
+  HandshakeDone handshake_done_;
+  bool handshaking_ = true;
+  bool closed_ = false;
+  bool peer_closed_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace tlsc

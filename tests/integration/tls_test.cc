@@ -1,0 +1,179 @@
+// HTTPS over HTTP/1.1 against real TLS peers on loopback: openssl s_server
+// for each protocol version, AEAD, group and key type; verification
+// failures; pins; resumption.
+#include <catch2/catch.hpp>
+#include <memory>
+
+#include "support.h"
+
+using itest::call;
+using itest::cert_dir;
+using itest::json;
+
+namespace {
+
+struct SServer {
+  std::unique_ptr<itest::ChildServer> child;
+  std::string url;
+};
+
+// s_server -www with a certificate from the test PKI and extra options.
+SServer s_server(const std::string& cert, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {"bash", std::string(TLSC_SOURCE_DIR) + "/tests/servers/openssl_server.sh",
+                                   "-cert", cert_dir() + "/" + cert + ".pem",
+                                   "-key", cert_dir() + "/" + cert + ".key"};
+  if (cert == "chained") {
+    argv.push_back("-cert_chain");
+    argv.push_back(cert_dir() + "/inter.pem");
+  }
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  SServer s;
+  itest::lib();  // the PKI exists and SSL_CERT_FILE is set before anything runs
+  s.child = std::make_unique<itest::ChildServer>(argv);
+  int port = s.child->info()["port"];
+  REQUIRE(port > 0);
+  s.url = "https://127.0.0.1:" + std::to_string(port) + "/";
+  return s;
+}
+
+json get(const std::string& url, json extra = json::object()) {
+  json in = {{"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 10}};
+  for (auto& [k, v] : extra.items()) in[k] = v;
+  return call(in);
+}
+
+// s_server -www prints the negotiated parameters in its page.
+bool page_says(const json& r, const std::string& what) {
+  return r["body"].get<std::string>().find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("tls: TLS 1.3 with each AEAD", "[tls]") {
+  for (const char* suite : {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}) {
+    INFO(suite);
+    auto s = s_server("good", {"-tls1_3", "-ciphersuites", suite});
+    json r = get(s.url);
+    REQUIRE(r["status"] == 200);
+    CHECK(r["usedProtocol"] == "HTTP/1.0");  // s_server -www speaks HTTP/1.0
+    CHECK(page_says(r, "TLSv1.3"));
+    CHECK(page_says(r, suite));
+  }
+}
+
+TEST_CASE("tls: TLS 1.2 with each suite both sides have (GCM, ChaCha20, CBC)", "[tls]") {
+  for (const char* suite : {"ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384",
+                            "ECDHE-RSA-CHACHA20-POLY1305", "ECDHE-RSA-AES128-SHA", "ECDHE-RSA-AES256-SHA",
+                            "AES128-GCM-SHA256", "AES128-SHA"}) {
+    INFO(suite);
+    auto s = s_server("good", {"-tls1_2", "-cipher", suite});
+    json r = get(s.url);
+    REQUIRE(r["status"] == 200);
+    CHECK(page_says(r, "TLSv1.2"));
+    CHECK(page_says(r, suite));
+  }
+}
+
+TEST_CASE("tls: each group, HelloRetryRequest when the server wants an unshared one", "[tls]") {
+  for (const char* group : {"X25519", "P-256", "P-384"}) {
+    INFO(group);
+    auto s = s_server("good", {"-tls1_3", "-groups", group});
+    json r = get(s.url);
+    CHECK(r["status"] == 200);
+  }
+}
+
+TEST_CASE("tls: RSA (PSS signatures in 1.3, PKCS#1 in 1.2), ECDSA P-256 via an intermediate, P-384", "[tls]") {
+  for (const char* cert : {"good", "chained", "ecdsa384"}) {
+    INFO(cert);
+    for (const char* version : {"-tls1_3", "-tls1_2"}) {
+      auto s = s_server(cert, {version});
+      json r = get(s.url);
+      CHECK(r["status"] == 200);
+    }
+  }
+}
+
+TEST_CASE("tls: Ed25519 and RSA-PSS-key certificates fail as they fail for Chrome", "[tls][bad]") {
+  // Chrome offers neither ed25519 nor rsa_pss_pss_* signature algorithms, so
+  // the default (Chrome) profile cannot use these keys; a profile that
+  // offers them (customTlsClient) will.
+  for (const char* cert : {"ed25519", "rsapss"}) {
+    INFO(cert);
+    auto s = s_server(cert, {"-tls1_3"});
+    json r = get(s.url);
+    CHECK(r["status"] == 0);
+    CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
+  }
+}
+
+TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes them", "[tls][bad]") {
+  struct Case { const char* cert; const char* url_host; const char* expect; };
+  for (const Case& c : {Case{"wronghost", "127.0.0.1", "x509: certificate is not valid for 127.0.0.1"},
+                        Case{"good", "localhost-alias", "x509: certificate is not valid for"},
+                        Case{"expired", "127.0.0.1", "certificate has expired"},
+                        Case{"notyet", "127.0.0.1", "certificate is not yet valid"},
+                        Case{"selfsigned", "127.0.0.1", "x509: certificate signed by unknown authority"}}) {
+    INFO(c.cert);
+    auto s = s_server(c.cert, {});
+    std::string url = s.url;
+    json extra = json::object();
+    if (std::string(c.url_host) == "localhost-alias") extra["serverNameOverwrite"] = "other.example";
+    json r = get(url, extra);
+    CHECK(r["status"] == 0);
+    CHECK(r["body"].get<std::string>().find("tls: failed to verify certificate: ") != std::string::npos);
+    CHECK(r["body"].get<std::string>().find(c.expect) != std::string::npos);
+    extra["insecureSkipVerify"] = true;
+    CHECK(get(url, extra)["status"] == 200);
+  }
+}
+
+TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]") {
+  auto s = s_server("good", {"-tls1_3"});
+  std::string port = s.url.substr(s.url.rfind(':') + 1);
+  // Connect by IP, verify as localhost.
+  json r = get(s.url, {{"serverNameOverwrite", "localhost"}});
+  CHECK(r["status"] == 200);
+  r = get("https://localhost:" + port, {{"serverNameOverwrite", "wrong.example"}});
+  CHECK(r["status"] == 0);
+}
+
+TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSkipVerify does not pass", "[tls][bad]") {
+  auto s = s_server("good", {"-tls1_3"});
+  std::string pem = cert_dir() + "/good.pem";
+  std::string cmd = "openssl x509 -in " + pem + " -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64";
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[128] = {};
+  REQUIRE(fgets(buf, sizeof buf, p) != nullptr);
+  pclose(p);
+  std::string pin(buf);
+  while (!pin.empty() && (pin.back() == '\n' || pin.back() == '\r')) pin.pop_back();
+  CHECK(get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}})["status"] == 200);
+  json bad = get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}},
+                         {"insecureSkipVerify", true}});
+  CHECK(bad["status"] == 0);
+  CHECK(bad["body"].get<std::string>().find("bad ssl pin detected, found pins: [" + pin) != std::string::npos);
+  // A pin for another host does not apply.
+  CHECK(get(s.url, {{"certificatePinningHosts", {{"*.example.com", {"AAAA"}}}}})["status"] == 200);
+}
+
+TEST_CASE("tls: a session resumes on its next connection", "[tls]") {
+  auto s = s_server("good", {"-tls1_3"});
+  json a = get(s.url, {{"sessionId", "tls-resume"}, {"transportOptions", {{"disableKeepAlives", true}}}});
+  REQUIRE(a["status"] == 200);
+  json b = get(s.url, {{"sessionId", "tls-resume"}});
+  REQUIRE(b["status"] == 200);
+  CHECK(page_says(b, "Reused, TLSv1.3"));
+  itest::call_fn(itest::lib().destroySession, {{"sessionId", "tls-resume"}});
+}
+
+TEST_CASE("tls: a plain-text server and a refused TLS version fail cleanly", "[tls][bad]") {
+  json r = get("https://127.0.0.1:" + std::to_string(itest::h1_servers().http.size() ? std::stoi(itest::h1_servers().http.substr(itest::h1_servers().http.rfind(':') + 1)) : 0) + "/");
+  CHECK(r["status"] == 0);
+  CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
+  // A server that only speaks TLS 1.1, which no browser profile offers.
+  auto s = s_server("good", {"-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"});
+  r = get(s.url);
+  CHECK(r["status"] == 0);
+  CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
+}
