@@ -2,8 +2,10 @@
 'use strict';
 // Side-by-side bench: node-fetch 2.7.0, undici, and our library through koffi
 // (async trio) and through node-tls-client 2.1.0, against a local plain HTTP
-// server in its own process. Every run is a fresh child process (bench/client.js).
-// See bench/README.md. Writes bench/results/latest.json.
+// server in its own process; and over HTTPS (HTTP/1.1) against a local Node
+// https server, next to wreq-js, impit and cycletls. Every run is a fresh
+// child process (bench/client.js). See bench/README.md. Writes
+// bench/results/latest.json.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -13,6 +15,7 @@ const { spawn, execFileSync } = require('child_process');
 const ROOT = path.resolve(__dirname, '..');
 const BINDINGS = path.join(ROOT, 'tests', 'bindings');
 const { spawnServer } = require(path.join(BINDINGS, 'servers.js'));
+const { spawnHttpsServer } = require(path.join(__dirname, 'https_server.js'));
 
 const env = (k, d) => (process.env[k] !== undefined && process.env[k] !== '' ? process.env[k] : d);
 const num = (k, d) => Number(env(k, d));
@@ -32,7 +35,35 @@ const CFG = {
   cpuSeconds: num('BENCH_CPU_SECONDS', 15),
   oursIdle: env('BENCH_OURS_IDLE', 'match'),
   out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
+  // which parts: http (plain HTTP), https (= https-load + https-conn)
+  only: list('BENCH_ONLY', 'http,https'),
+  https: {
+    clients: list('BENCH_HTTPS_CLIENTS', 'node-fetch,undici,wreq-js,impit,cycletls,ours-koffi'),
+    inflight: num('BENCH_HTTPS_INFLIGHT', 64),
+    requests: num('BENCH_HTTPS_REQUESTS', 3000),
+    seconds: num('BENCH_HTTPS_SECONDS', 20),
+    burst: num('BENCH_HTTPS_BURST', 2000),
+    burstSeconds: num('BENCH_HTTPS_BURST_SECONDS', 30),
+    connClients: list('BENCH_TLSCONN_CLIENTS', 'node-https,wreq-js,ours-koffi'),
+    connRequests: num('BENCH_TLSCONN_REQUESTS', 1000),
+    connSeconds: num('BENCH_TLSCONN_SECONDS', 20),
+    certDir: env('BENCH_CERT_DIR', ''),
+    leaf: env('BENCH_HTTPS_LEAF', 'good'),
+    oursProfile: env('BENCH_HTTPS_OURS_PROFILE', 'chrome_133'),
+    wreqBrowser: env('BENCH_HTTPS_WREQ_BROWSER', 'chrome_133'),
+    impitBrowser: env('BENCH_HTTPS_IMPIT_BROWSER', 'chrome'),
+    // Chrome 133's JA3 (extension order as tls-client's chrome_133 profile),
+    // with 772 in the version field: that is how cycletls 2.0.5 offers TLS 1.3
+    // (with the standard 771 it offers TLS 1.2 at most)
+    cycletlsJa3: env('BENCH_CYCLETLS_JA3', '772,4865-4866-4867-49195-49199-49196-49200-52393-52392-49171-49172-156-157-47-53,0-23-65281-10-11-35-16-5-13-18-51-45-43-27-17613-65037,4588-29-23-24,0'),
+    cycletlsUserAgent: env('BENCH_CYCLETLS_UA', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/133.0.0.0 Safari/537.36'),
+    cycletlsVerify: env('BENCH_CYCLETLS_VERIFY', 'ca'),
+  },
 };
+const PARTS = new Set();
+for (const p of CFG.only) {
+  if (p === 'https') { PARTS.add('https-load'); PARTS.add('https-conn'); } else PARTS.add(p);
+}
 
 function libInfo() {
   const p = process.env.TLS_CLIENT_LIB
@@ -47,7 +78,7 @@ function gitRev() {
   try { return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch { return null; }
 }
 
-function serverStats(port, reset) {
+function serverStats(port, reset) { // port: the plain-HTTP port serving /_stats
   return new Promise((resolve) => {
     const r = require('http').get({ host: '127.0.0.1', port, path: `/_stats${reset ? '?reset=1' : ''}`, agent: false }, (res) => {
       let b = '';
@@ -59,24 +90,29 @@ function serverStats(port, reset) {
   });
 }
 
-async function runMeasured(port, spec) {
-  await serverStats(port, true);
-  const r = await runChild(spec);
-  const st = await serverStats(port, false);
-  if (st) r.server = { peakInflight: st.peakInflight, connectionsOpened: st.connections, requests: st.requests };
+// statsPort: where /_stats is served; idleSockets: openSockets when no client
+// is connected (the HTTP server counts the stats request itself)
+async function runMeasured(statsPort, spec, { env: extraEnv = {}, idleSockets = 1 } = {}) {
+  await serverStats(statsPort, true);
+  const r = await runChild(spec, extraEnv);
+  const st = await serverStats(statsPort, false);
+  if (st) {
+    r.server = { peakInflight: st.peakInflight, connectionsOpened: st.connections, requests: st.requests };
+    if (st.resumed !== undefined) Object.assign(r.server, { resumed: st.resumed, tlsErrors: st.tlsErrors, firstTlsError: st.firstTlsError, tcpConnections: st.tcpConnections, protocols: st.protocols });
+  }
   // let the server see the client's sockets close before the next run
   for (let i = 0; i < 50; i++) {
-    const s = await serverStats(port, false);
-    if (!s || s.openSockets <= 1) break;
+    const s = await serverStats(statsPort, false);
+    if (!s || s.openSockets <= idleSockets) break;
     await new Promise((res) => setTimeout(res, 100));
   }
   return r;
 }
 
-function runChild(spec) {
+function runChild(spec, extraEnv = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'client.js')], {
-      env: Object.assign({}, process.env, { BENCH_SPEC: JSON.stringify(spec) }),
+      env: Object.assign({}, process.env, extraEnv, { BENCH_SPEC: JSON.stringify(spec) }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = ''; let err = '';
@@ -114,9 +150,10 @@ function cell(r, metric) {
     case 'cpu': s = `${fmt.f1(r.cpuPerReqUs)} µs`; break;
     case 'cpumain': s = r.mainThreadCpuMs === null ? '-' : `${fmt.f1((r.mainThreadCpuMs * 1000) / r.done)} µs`; break;
     case 'conns': s = r.server ? fmt.int(r.server.connectionsOpened) : '-'; break;
+    case 'tls': s = r.server ? `${fmt.int(r.server.connectionsOpened)} (${fmt.int(r.server.resumed)})` : '-'; break;
     default: s = '?';
   }
-  if (!r.finished && metric !== 'conns') s += ` (${r.done}/${r.requested} in bound)`;
+  if (!r.finished && metric !== 'conns' && metric !== 'tls') s += ` (${r.done}/${r.requested} in bound)`;
   if (r.errors) s += ` [${r.errors} err]`;
   return s;
 }
@@ -124,7 +161,7 @@ function cell(r, metric) {
 function table(rows, clients) {
   const header = ['metric', ...clients];
   const ours = clients.filter((c) => c.startsWith('ours'));
-  const refs = clients.filter((c) => c === 'node-fetch' || c === 'undici');
+  const refs = clients.filter((c) => !c.startsWith('ours'));
   const ratioCols = [];
   for (const o of ours) for (const r of refs) ratioCols.push([o, r]);
   header.push(...ratioCols.map(([o, r]) => `${o}÷${r}`));

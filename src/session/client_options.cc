@@ -48,6 +48,15 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   if (in.custom_tls_client) {
     o.profile = "custom";
     o.custom_tls_client = in.custom_tls_client;
+    // Upstream finds a bad spec only when it dials; checking it here gives
+    // the same reason before any connection is made (abi/COMPAT.md).
+    auto spec = spec_from_custom_tls_client(*in.custom_tls_client);
+    if (!spec) {
+      return make_error(ErrorCode::invalid_input,
+                        "failed to build client out of request input: can not build http client "
+                        "out of custom tls client information: " + spec.error().message);
+    }
+    o.custom_spec = std::move(*spec);
   } else if (is_known_profile(in.tls_client_identifier)) {
     o.profile = in.tls_client_identifier;
   } else {

@@ -10,12 +10,14 @@
 #include "abi/request_input.h"
 #include "net/dns_resolver.h"
 #include "net/socket_address.h"
+#include "tls/client_hello_spec.h"
 
 namespace tlsc {
 
 struct ClientOptions {
   std::string profile = "chrome_133";
   std::optional<CustomTlsClientInput> custom_tls_client;
+  std::optional<ClientHelloSpec> custom_spec;  // built from custom_tls_client
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;
   bool use_cookie_jar = true;

@@ -48,6 +48,10 @@ TEST_CASE("upstream's conflicting-input rules", "[bad]") {
   expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
                      {"timeoutSeconds", 1}, {"timeoutMilliseconds", 5}}),
                "cannot build client with both defined timeout in seconds and timeout in milliseconds");
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
+                     {"customTlsClient", {{"ja3String", "771,4865,0-99,29,0"}}}}),
+               "failed to build client out of request input: can not build http client out of custom "
+               "tls client information: unknown extension with id 99 provided");
   // An unknown identifier is no error: it falls back to the default profile.
   json r = req(h1_servers().http + "/echo", {{"tlsClientIdentifier", "no_such_browser_1"}});
   CHECK(r["status"] == 200);
