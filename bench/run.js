@@ -45,7 +45,7 @@ const CFG = {
     burst: num('BENCH_HTTPS_BURST', 2000),
     burstSeconds: num('BENCH_HTTPS_BURST_SECONDS', 30),
     connClients: list('BENCH_TLSCONN_CLIENTS', 'node-https,wreq-js,ours-koffi'),
-    connRequests: num('BENCH_TLSCONN_REQUESTS', 1000),
+    connRequests: num('BENCH_TLSCONN_REQUESTS', 2000),
     connSeconds: num('BENCH_TLSCONN_SECONDS', 20),
     certDir: env('BENCH_CERT_DIR', ''),
     leaf: env('BENCH_HTTPS_LEAF', 'good'),
@@ -184,43 +184,40 @@ function table(rows, clients) {
   }).join('\n');
 }
 
-async function main() {
-  const t0 = Date.now();
-  const lib = libInfo();
-  let clients = CFG.clients;
-  if (!lib.exists) {
-    console.error(`library not found at ${lib.path}: skipping ours-* (set TLS_CLIENT_LIB)`);
-    clients = clients.filter((c) => !c.startsWith('ours'));
+function progress(r) {
+  const what = r.error ? `ERROR ${String(r.error).split('\n')[0]}` :
+    `${r.done}/${r.requested} in ${r.wallMs} ms, ${fmt.int(r.rps)} req/s, ${fmt.f1(r.cpuPerReqUs)} µs cpu/req, peak ${fmt.mb(r.peakRssKB)} MB${r.errors ? `, ${r.errors} errors (${r.firstError})` : ''}`;
+  let sv = '';
+  if (r.server) {
+    sv = `; server: peak ${r.server.peakInflight} in flight, ${r.server.connectionsOpened} connections`;
+    if (r.server.resumed !== undefined) {
+      sv += ` (${r.server.resumed} resumed${r.server.tlsErrors ? `, ${r.server.tlsErrors} aborted handshakes` : ''})`;
+    }
   }
-  if (!fs.existsSync(path.join(BINDINGS, 'node_modules'))) {
-    console.error('tests/bindings/node_modules missing: run `npm ci` in tests/bindings first');
-    process.exit(2);
-  }
+  console.log(`  ${r.scenario.padEnd(18)} ${r.client.padEnd(11)} ${what}${sv}`);
+}
+
+// 1-3: plain HTTP against tests/bindings/servers.js
+async function partHttp(clients, runs) {
+  const rows = [];
   const server = await spawnServer({ maxSeconds: 3600 });
   const delayUrl = server.url(`/delay/${CFG.delayMs}`);
   const fixedUrl = server.url('/fixed');
-  console.log(`bench: server 127.0.0.1:${server.port} (pid ${server.child.pid}), clients ${clients.join(', ')}, ${os.cpus().length} cpus, node ${process.version}`);
-  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? "upstream's default (2 per host)" : 'as many as in flight'}`);
-
-  const runs = [];
-  const rows = [];
-  const progress = (r) => {
-    const what = r.error ? `ERROR ${String(r.error).split('\n')[0]}` :
-      `${r.done}/${r.requested} in ${r.wallMs} ms, ${fmt.int(r.rps)} req/s, ${fmt.f1(r.cpuPerReqUs)} µs cpu/req, peak ${fmt.mb(r.peakRssKB)} MB${r.errors ? `, ${r.errors} errors (${r.firstError})` : ''}`;
-    const sv = r.server ? `; server: peak ${r.server.peakInflight} in flight, ${r.server.connectionsOpened} connections` : '';
-    console.log(`  ${r.scenario.padEnd(16)} ${r.client.padEnd(11)} ${what}${sv}`);
+  console.log(`http: server 127.0.0.1:${server.port} (pid ${server.child.pid}), clients ${clients.join(', ')}`);
+  const measure = async (spec) => {
+    const r = await runMeasured(server.port, spec);
+    runs.push(r); progress(r);
+    return r;
   };
-
   try {
     // 1. throughput at fixed concurrency against the delayed server
     for (const k of CFG.levels) {
       const row = { label: `req/s @${k} in flight`, metric: 'rps', results: {} };
       for (const c of clients) {
-        const r = await runMeasured(server.port, {
+        row.results[c] = await measure({
           client: c, scenario: `inflight-${k}`, mode: 'loop', inflight: k, url: delayUrl,
           requests: Math.max(CFG.minRequests, CFG.perInflight * k), deadlineMs: CFG.runSeconds * 1000, warmup: k,
         });
-        runs.push(r); row.results[c] = r; progress(r);
       }
       rows.push(row);
     }
@@ -230,11 +227,11 @@ async function main() {
       const peak = { label: `${CFG.burst} at once: peak RSS`, metric: 'peak', results: {} };
       const cpu = { label: `${CFG.burst} at once: CPU/req`, metric: 'cpu', results: {} };
       for (const c of clients) {
-        const r = await runMeasured(server.port, {
+        const r = await measure({
           client: c, scenario: `burst-${CFG.burst}`, mode: 'burst', inflight: CFG.burst, url: delayUrl,
           requests: CFG.burst, deadlineMs: CFG.burstSeconds * 1000, warmup: 0,
         });
-        runs.push(r); wall.results[c] = r; peak.results[c] = r; cpu.results[c] = r; progress(r);
+        wall.results[c] = r; peak.results[c] = r; cpu.results[c] = r;
       }
       rows.push(wall, peak, cpu);
     }
@@ -245,23 +242,164 @@ async function main() {
       const rps = { label: `req/s @${CFG.cpuInflight}, ${name}`, metric: 'rps', results: {} };
       const conns = { label: `  connections opened`, metric: 'conns', results: {} };
       for (const c of clients) {
-        const r = await runMeasured(server.port, {
+        const r = await measure({
           client: c, scenario: `cpu-${name}`, mode: 'loop', inflight: CFG.cpuInflight, url,
           requests: CFG.cpuRequests, deadlineMs: CFG.cpuSeconds * 1000, warmup: CFG.cpuInflight,
         });
-        runs.push(r); cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; conns.results[c] = r; progress(r);
+        cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; conns.results[c] = r;
       }
       rows.push(cpu, main, rps, conns);
     }
   } finally {
     await server.close();
   }
+  return rows;
+}
 
-  const text = table(rows, clients);
+function makeCerts() {
+  const H = CFG.https;
+  if (H.certDir) {
+    execFileSync('bash', [path.join(ROOT, 'tests', 'servers', 'make_certs.sh'), H.certDir], { stdio: 'inherit' });
+    return { dir: path.resolve(H.certDir), remove: () => {} };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-certs-'));
+  execFileSync('bash', [path.join(ROOT, 'tests', 'servers', 'make_certs.sh'), dir], { stdio: 'inherit' });
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+// 4-5: HTTPS over HTTP/1.1 against bench/https_server.js
+async function partHttps(parts, lib, runs) {
+  const H = CFG.https;
+  const tables = {};
+  const certs = makeCerts();
+  const caFile = path.join(certs.dir, 'ca.pem');
+  const server = await spawnHttpsServer({ certDir: certs.dir, leaf: H.leaf, maxSeconds: 3600 });
+  const base = {
+    tls: { caFile, cycletlsVerify: H.cycletlsVerify },
+    profile: H.oursProfile,
+    browser: { wreq: H.wreqBrowser, impit: H.impitBrowser },
+    cycletls: { ja3: H.cycletlsJa3, userAgent: H.cycletlsUserAgent },
+  };
+  // every client of these parts trusts the test CA: SSL_CERT_FILE for ours,
+  // wreq-js, impit (and cycletls through its wrapper); the Node clients get
+  // a secure context made from it
+  const opts = { env: { SSL_CERT_FILE: caFile }, idleSockets: 0 };
+  const measure = async (spec) => {
+    const r = await runMeasured(server.statsPort, Object.assign({}, base, spec), opts);
+    runs.push(r); progress(r);
+    return r;
+  };
+  const keep = (cs) => cs.filter((c) => lib.exists || !c.startsWith('ours'));
+  console.log(`https: server 127.0.0.1:${server.port} and :${server.noResumePort} (no resumption) (pid ${server.child.pid}), leaf ${H.leaf}, CA ${caFile}`);
+  try {
+    if (parts.has('https-load')) {
+      const clients = keep(H.clients);
+      const rows = [];
+      const delayUrl = server.url(`/delay/${CFG.delayMs}`);
+      const k = H.inflight;
+      const rps = { label: `req/s @${k} in flight`, metric: 'rps', results: {} };
+      const cpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+      const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+      const tlsRow = { label: `  TLS handshakes (resumed)`, metric: 'tls', results: {} };
+      for (const c of clients) {
+        const r = await measure({
+          client: c, scenario: `https-inflight-${k}`, mode: 'loop', inflight: k, url: delayUrl,
+          requests: H.requests, deadlineMs: H.seconds * 1000, warmup: k,
+        });
+        rps.results[c] = r; cpu.results[c] = r; main.results[c] = r; tlsRow.results[c] = r;
+      }
+      rows.push(rps, cpu, main, tlsRow);
+      const wall = { label: `${H.burst} at once: time`, metric: 'wall', results: {} };
+      const peak = { label: `  peak RSS`, metric: 'peak', results: {} };
+      const bcpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+      const btls = { label: `  TLS handshakes (resumed)`, metric: 'tls', results: {} };
+      for (const c of clients) {
+        const r = await measure({
+          client: c, scenario: `https-burst-${H.burst}`, mode: 'burst', inflight: H.burst, url: delayUrl,
+          requests: H.burst, deadlineMs: H.burstSeconds * 1000, warmup: 0,
+        });
+        wall.results[c] = r; peak.results[c] = r; bcpu.results[c] = r; btls.results[c] = r;
+      }
+      rows.push(wall, peak, bcpu, btls);
+      tables.httpsLoad = { title: `HTTPS over HTTP/1.1, /delay/${CFG.delayMs}`, clients, rows };
+    }
+    if (parts.has('https-conn')) {
+      const clients = keep(H.connClients);
+      const rows = [];
+      const n = H.connRequests;
+      const variants = [
+        ['new conn each, resumable', 'resume', server.url('/fixed'), false],
+        ['new conn each, full handshake', 'full', server.noResumeUrl('/fixed'), false],
+        ['one kept-alive conn', 'keepalive', server.url('/fixed'), true],
+      ];
+      const cpuRows = {};
+      for (const [label, tag, url, keepAlive] of variants) {
+        const cpu = { label: `${label}: CPU/req`, metric: 'cpu', results: {} };
+        const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+        const rps = { label: `  req/s (sequential)`, metric: 'rps', results: {} };
+        const tlsRow = { label: `  TLS handshakes (resumed)`, metric: 'tls', results: {} };
+        for (const c of clients) {
+          const r = await measure({
+            client: c, scenario: `tlsconn-${tag}`, mode: 'loop', inflight: 1, url, keepAlive,
+            requests: n, deadlineMs: H.connSeconds * 1000, warmup: 1, warmupRounds: 20,
+          });
+          cpu.results[c] = r; main.results[c] = r; rps.results[c] = r; tlsRow.results[c] = r;
+        }
+        cpuRows[tag] = cpu;
+        rows.push(cpu, main, rps);
+        if (!keepAlive) rows.push(tlsRow);
+      }
+      // derived: what a full handshake adds to a request
+      const diff = { label: 'full handshake − kept-alive: CPU', metric: 'cpu', results: {} };
+      for (const c of clients) {
+        const a = cpuRows.full.results[c]; const b = cpuRows.keepalive.results[c];
+        diff.results[c] = a && b && !a.error && !b.error
+          ? { finished: true, done: 1, cpuPerReqUs: a.cpuPerReqUs - b.cpuPerReqUs }
+          : { error: 'n/a' };
+      }
+      rows.push(diff);
+      tables.httpsConn = { title: `CPU per new TLS connection: ${n} sequential requests to /fixed`, clients, rows };
+    }
+  } finally {
+    await server.close();
+    certs.remove();
+  }
+  return tables;
+}
+
+async function main() {
+  const t0 = Date.now();
+  const load0 = os.loadavg();
+  const lib = libInfo();
+  if (!lib.exists) console.error(`library not found at ${lib.path}: skipping ours-* (set TLS_CLIENT_LIB)`);
+  if (!fs.existsSync(path.join(BINDINGS, 'node_modules'))) {
+    console.error('tests/bindings/node_modules missing: run `npm ci` in tests/bindings first');
+    process.exit(2);
+  }
+  for (const p of PARTS) {
+    if (!['http', 'https-load', 'https-conn'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
+  }
+  console.log(`bench: parts ${[...PARTS].join(', ')}; ${os.cpus().length} cpus, node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? "upstream's default (2 per host)" : 'as many as in flight'}`);
+
+  const runs = [];
+  const tables = {};
+  if (PARTS.has('http')) {
+    const clients = CFG.clients.filter((c) => lib.exists || !c.startsWith('ours'));
+    tables.http = { title: `plain HTTP, /delay/${CFG.delayMs} and /fixed`, clients, rows: await partHttp(clients, runs) };
+  }
+  if (PARTS.has('https-load') || PARTS.has('https-conn')) Object.assign(tables, await partHttps(PARTS, lib, runs));
+
+  const texts = {};
+  for (const [k, t] of Object.entries(tables)) texts[k] = `## ${t.title}\n\n${table(t.rows, t.clients)}`;
+  const text = Object.values(texts).join('\n\n');
   console.log('\n' + text);
-  console.log('\nratios are ours ÷ reference: for req/s higher is better for ours; for time, RSS and CPU lower is better.');
+  console.log('\nratios are ours ÷ peer: for req/s higher is better for ours; for time, RSS and CPU lower is better.');
   console.log('"(x/y in bound)": the run hit its time bound after x of y requests; its req/s is x over the bound.');
   console.log('"connections opened": TCP connections the server accepted during the run, warm-up included.');
+  if (tables.httpsLoad || tables.httpsConn) {
+    console.log('"TLS handshakes (resumed)": handshakes the server completed during the run, warm-up included, and how many resumed a session.');
+  }
 
   const out = {
     date: new Date().toISOString(),
@@ -269,13 +407,17 @@ async function main() {
     host: { cpus: os.cpus().length, cpuModel: os.cpus()[0] && os.cpus()[0].model, memGB: +(os.totalmem() / 2 ** 30).toFixed(1), node: process.version, platform: `${process.platform}-${process.arch}` },
     library: lib,
     config: CFG,
+    parts: [...PARTS],
     durationSec: Math.round((Date.now() - t0) / 1000),
+    // other processes on the machine: 1/5/15-minute load averages at start and end
+    loadavg: { start: load0.map((x) => +x.toFixed(2)), end: os.loadavg().map((x) => +x.toFixed(2)) },
     table: text,
+    tables: texts,
     runs,
   };
   fs.mkdirSync(path.dirname(CFG.out), { recursive: true });
   fs.writeFileSync(CFG.out, JSON.stringify(out, null, 2) + '\n');
-  console.log(`\nwrote ${path.relative(process.cwd(), CFG.out) || CFG.out} (${out.durationSec} s)`);
+  console.log(`\nwrote ${path.relative(process.cwd(), CFG.out) || CFG.out} (${out.durationSec} s; load average at the end ${out.loadavg.end.join(' ')})`);
   const bad = runs.filter((r) => r.error);
   if (bad.length) { console.error(`${bad.length} runs failed`); process.exitCode = 1; }
 }

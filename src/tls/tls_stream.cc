@@ -87,8 +87,26 @@ void TlsStream::fail(Error e) {
   }
 }
 
+void TlsStream::track_records(std::string_view data) {
+  while (!data.empty()) {
+    if (body_left_ > 0) {
+      size_t n = std::min(body_left_, data.size());
+      body_left_ -= n;
+      data.remove_prefix(n);
+      continue;
+    }
+    header_[header_have_++] = static_cast<uint8_t>(data.front());
+    data.remove_prefix(1);
+    if (header_have_ == sizeof header_) {
+      body_left_ = (size_t{header_[3]} << 8) | header_[4];
+      header_have_ = 0;
+    }
+  }
+}
+
 void TlsStream::on_stream_data(std::string_view data) {
   if (closed_) return;
+  track_records(data);
   BIO_write(in_bio_, data.data(), static_cast<int>(data.size()));
   advance();
 }
@@ -97,7 +115,8 @@ void TlsStream::on_stream_closed(const Error* error) {
   peer_closed_ = true;
   if (closed_) return;
   if (handshaking_) {
-    fail(error ? *error : make_error(ErrorCode::tls, "EOF"));
+    fail(error ? *error
+               : make_error(ErrorCode::tls, at_record_boundary() ? "EOF" : "unexpected EOF"));
     return;
   }
   // Decrypt what is still buffered, then report the close.

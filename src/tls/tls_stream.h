@@ -40,6 +40,11 @@ class TlsStream final : public Stream, public StreamObserver {
 
  private:
   void advance();
+  // Follows record boundaries in the bytes received, so that a close in the
+  // middle of a record is "unexpected EOF" and between records "EOF", as
+  // Go's crypto/tls says.
+  void track_records(std::string_view data);
+  bool at_record_boundary() const { return header_have_ == 0 && body_left_ == 0; }
   bool flush_out();
   void fail(Error e);
 
@@ -55,6 +60,9 @@ class TlsStream final : public Stream, public StreamObserver {
   bool handshaking_ = true;
   bool closed_ = false;
   bool peer_closed_ = false;
+  uint8_t header_[5] = {};
+  size_t header_have_ = 0;
+  size_t body_left_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
