@@ -64,10 +64,19 @@ bindings() {
   TLS_CLIENT_LIB="$root/build/libtls-client.so" bash "$root/tests/bindings/run.sh"
 }
 
+npm_deps() {  # the npm packages tests use: bindings, noble (ML-KEM), Node 24
+  local d
+  for d in tests/bindings tests/boringssl/mlkem_noble tests/servers/node24; do
+    [ -d "$root/$d/node_modules" ] && continue
+    (cd "$root/$d" && npm ci --no-audit --no-fund >/dev/null) || return 1
+  done
+}
+
 boringssl() {
   bash "$root/packaging/boringssl/build.sh"
 }
 
+step "npm packages for the tests" npm_deps
 step "BoringSSL (pinned Debian source + our patches), static PIC" boringssl
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized

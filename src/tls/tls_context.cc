@@ -85,7 +85,7 @@ bool configure_chrome_like(SSL_CTX* ctx) {
       "ECDHE-RSA-AES128-SHA:ECDHE-RSA-AES256-SHA:AES128-GCM-SHA256:AES256-GCM-SHA384:"
       "AES128-SHA:AES256-SHA";
   if (!SSL_CTX_set_strict_cipher_list(ctx, kCiphers)) return false;
-  if (!SSL_CTX_set1_curves_list(ctx, "X25519Kyber:X25519:P-256:P-384")) return false;
+  if (!SSL_CTX_set1_curves_list(ctx, "X25519MLKEM768:X25519:P-256:P-384")) return false;
   if (!SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION)) return false;
   if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
   SSL_CTX_set_grease_enabled(ctx, 1);

@@ -342,7 +342,8 @@ TEST_CASE("0022: TLS 1.2 ServerKeyExchange on an offered ffdhe group is "
   ClientHello ch = first_hello(ctx.get(), kFirefox, &c);
   // ServerHello (TLS 1.2, ECDHE-ECDSA-AES128-GCM), Certificate (the test
   // certificate, which the client trusts), ServerKeyExchange naming ffdhe2048.
-  Bytes flight = server_hello_record(ch, 0xc02b, {});
+  Bytes flight = server_hello_record(ch, 0xc02b, {}, /*hrr=*/false,
+                                     /*fresh_session_id=*/true);
   uint8_t* der = nullptr;
   int der_len = i2d_X509(test_cert(KeyType::kEcdsaP256).cert.get(), &der);
   REQUIRE(der_len > 0);
@@ -397,7 +398,8 @@ TEST_CASE("0022: only listed versions and verifiable sigalgs are accepted",
     Spec spec = {{}, {}, {}, {TLS1_3_VERSION, TLS1_1_VERSION}};
     ClientHello ch = first_hello(ctx.get(), spec, &c);
     // A TLS 1.2 ServerHello (no supported_versions).
-    ScriptResult res = feed_client(c, server_hello_record(ch, 0xc02b, {}));
+    ScriptResult res = feed_client(
+        c, server_hello_record(ch, 0xc02b, {}, false, /*fresh_session_id=*/true));
     INFO(res.error.text);
     CHECK(res.failed);
     CHECK(res.error.has_reason(SSL_R_UNSUPPORTED_PROTOCOL));

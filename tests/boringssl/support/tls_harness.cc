@@ -329,7 +329,8 @@ Bytes handshake_record(uint8_t msg_type, const Bytes& body) {
 }
 
 Bytes server_hello_record(const ClientHello& ch, uint16_t cipher,
-                          const std::vector<Extension>& extensions, bool hrr) {
+                          const std::vector<Extension>& extensions, bool hrr,
+                          bool fresh_session_id) {
   Bytes body;
   put_u16(body, 0x0303);
   if (hrr) {
@@ -338,8 +339,13 @@ Bytes server_hello_record(const ClientHello& ch, uint16_t cipher,
   } else {
     body.insert(body.end(), 32, 0x42);
   }
-  body.push_back(static_cast<uint8_t>(ch.session_id.size()));
-  body.insert(body.end(), ch.session_id.begin(), ch.session_id.end());
+  if (fresh_session_id) {
+    body.push_back(32);
+    body.insert(body.end(), 32, 0x55);
+  } else {
+    body.push_back(static_cast<uint8_t>(ch.session_id.size()));
+    body.insert(body.end(), ch.session_id.begin(), ch.session_id.end());
+  }
   put_u16(body, cipher);
   body.push_back(0);  // compression
   Bytes exts;

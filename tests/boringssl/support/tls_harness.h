@@ -98,11 +98,13 @@ Bytes handshake_record(uint8_t msg_type, const Bytes& body);
 extern const uint8_t kHelloRetryRequestRandom[32];
 
 // A ServerHello (or, with hrr, a HelloRetryRequest) answering |ch|, as a
-// record: legacy_version 0x0303, session ID echoed, |cipher|, no compression,
-// |extensions| in order. |random| defaults to 32 bytes of 0x42.
+// record: legacy_version 0x0303, random 32 bytes of 0x42 (or the HRR value),
+// |cipher|, no compression, |extensions| in order. The session ID is |ch|'s
+// (as TLS 1.3 requires) unless |fresh_session_id|, which a TLS 1.2 server
+// that does not resume sends.
 Bytes server_hello_record(const ClientHello& ch, uint16_t cipher,
                           const std::vector<Extension>& extensions,
-                          bool hrr = false);
+                          bool hrr = false, bool fresh_session_id = false);
 
 Extension ext_u16(uint16_t type, uint16_t value);
 
