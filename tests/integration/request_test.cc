@@ -1,6 +1,7 @@
 // request() end to end against the loopback servers: what a binding sees.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <fstream>
 
 #include "support.h"
@@ -275,4 +276,25 @@ TEST_CASE("an empty body with a Content-Encoding is an empty body", "[h1][decode
   json r = call({{"requestUrl", h1_servers().http + "/br"}, {"requestMethod", "HEAD"}});
   CHECK(r["status"] == 200);
   CHECK(r["body"] == "");
+}
+
+TEST_CASE("redirects drop Authorization and Cookie across hosts, keep them on the same host, set Referer", "[h1][redirect]") {
+  std::string port = h1_servers().http.substr(h1_servers().http.rfind(':') + 1);
+  auto hop = [&](const std::string& target) {
+    json r = get(h1_servers().http + "/redirect-to?code=302&url=" + target,
+                 {{"followRedirects", true},
+                  {"headers", {{"Authorization", "Bearer secret"}, {"Cookie", "c=1"}}}});
+    REQUIRE(r["status"] == 200);
+    json echo = json::parse(r["body"].get<std::string>());
+    std::map<std::string, std::string> h;
+    for (size_t i = 0; i + 1 < echo["rawHeaders"].size(); i += 2) h[echo["rawHeaders"][i]] = echo["rawHeaders"][i + 1];
+    return h;
+  };
+  auto same = hop("http://127.0.0.1:" + port + "/echo");
+  CHECK(same["Authorization"] == "Bearer secret");
+  CHECK(same["Cookie"] == "c=1");
+  CHECK(same["Referer"].starts_with(h1_servers().http + "/redirect-to"));
+  auto other = hop("http://localhost:" + port + "/echo");
+  CHECK(other.count("Authorization") == 0);
+  CHECK(other.count("Cookie") == 0);
 }
