@@ -24,6 +24,7 @@ namespace {
 
 constexpr uint16_t kAlpsNew = TLSEXT_TYPE_application_settings;      // 17613
 constexpr uint16_t kAlpsOld = TLSEXT_TYPE_application_settings_old;  // 17513
+constexpr uint16_t kAlpn = TLSEXT_TYPE_application_layer_protocol_negotiation;
 
 void set_alpn(SSL* ssl) {
   static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
@@ -40,7 +41,6 @@ void add_alps(SSL* ssl, const std::string& settings) {
 std::vector<uint16_t> base_order(std::vector<uint16_t> extra) {
   std::vector<uint16_t> order = {
       TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,
-      TLSEXT_TYPE_application_layer_protocol_negotiation,
       TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_key_share,
       TLSEXT_TYPE_psk_key_exchange_modes, TLSEXT_TYPE_supported_versions};
   order.insert(order.end(), extra.begin(), extra.end());
@@ -92,9 +92,16 @@ void add_codecs(SSL_CTX* ctx, bool compress, bool decompress,
   for (uint16_t id : ids) {
     ssl_cert_compression_func_t c = nullptr;
     ssl_cert_decompression_func_t d = nullptr;
-    if (id == 1) c = test_compress<1>, d = test_decompress<1>;
-    if (id == 2) c = test_compress<2>, d = test_decompress<2>;
-    if (id == 3) c = test_compress<3>, d = test_decompress<3>;
+    if (id == 1) {
+      c = test_compress<1>;
+      d = test_decompress<1>;
+    } else if (id == 2) {
+      c = test_compress<2>;
+      d = test_decompress<2>;
+    } else {
+      c = test_compress<3>;
+      d = test_decompress<3>;
+    }
     REQUIRE(SSL_CTX_add_cert_compression_alg(ctx, id, compress ? c : nullptr,
                                              decompress ? d : nullptr));
   }
@@ -112,9 +119,9 @@ TEST_CASE("0023: ALPS goes on the code point the spec lists",
     uint16_t expect;
   };
   const Case cases[] = {
-      {"spec lists 17613", base_order({kAlpsNew}), -1, kAlpsNew},
-      {"spec lists 17513", base_order({kAlpsOld}), -1, kAlpsOld},
-      {"spec decides over the flag", base_order({kAlpsOld}), 1, kAlpsOld},
+      {"spec lists 17613", base_order({kAlpn, kAlpsNew}), -1, kAlpsNew},
+      {"spec lists 17513", base_order({kAlpn, kAlpsOld}), -1, kAlpsOld},
+      {"spec decides over the flag", base_order({kAlpn, kAlpsOld}), 1, kAlpsOld},
       {"built-in order, default", {}, -1, kAlpsOld},
       {"built-in order, new code point", {}, 1, kAlpsNew},
   };
@@ -133,7 +140,7 @@ TEST_CASE("0023: ALPS goes on the code point the spec lists",
 
   SECTION("both code points in one order are refused") {
     bssl::UniquePtr<SSL> ssl(SSL_new(ctx.get()));
-    std::vector<uint16_t> order = base_order({kAlpsNew, kAlpsOld});
+    std::vector<uint16_t> order = base_order({kAlpn, kAlpsNew, kAlpsOld});
     CHECK(SSL_set_client_hello_extension_order(ssl.get(), order.data(),
                                                order.size(), 0) == 0);
     CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
@@ -141,7 +148,7 @@ TEST_CASE("0023: ALPS goes on the code point the spec lists",
   SECTION("listed without ALPS configured: refused, not silently dropped") {
     MemConn c = make_client(ctx.get());
     set_alpn(c.ssl.get());
-    set_order(c.ssl.get(), base_order({kAlpsNew}));
+    set_order(c.ssl.get(), base_order({kAlpn, kAlpsNew}));
     CHECK(SSL_do_handshake(c.ssl.get()) != 1);
     CHECK(drain_errors().has_reason(SSL_R_CLIENT_HELLO_SPEC_EXTENSION_NOT_SENT));
   }
@@ -167,7 +174,7 @@ TEST_CASE("0023: ALPS negotiates on matching code points, both of them",
     MemConn s = make_server(sctx.get());
     set_alpn(c.ssl.get());
     add_alps(c.ssl.get(), "client settings");
-    set_order(c.ssl.get(), base_order({tc.client}));
+    set_order(c.ssl.get(), base_order({kAlpn, tc.client}));
     add_alps(s.ssl.get(), "server settings");
     SSL_set_alps_use_new_codepoint(s.ssl.get(), tc.server_new);
     HandshakeResult r = run_handshake(c, s);
@@ -314,16 +321,21 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
   REQUIRE(CBB_add_u16(cbb.get(), 0x0403));  // algorithm
   REQUIRE(CBB_add_u16_length_prefixed(cbb.get(), &sig));
   REQUIRE(CBB_add_bytes(&sig, reinterpret_cast<const uint8_t*>("dummy"), 5));
+  REQUIRE(CBB_flush(cbb.get()));
   bssl::UniquePtr<CRYPTO_BUFFER> dc(
       CRYPTO_BUFFER_new(CBB_data(cbb.get()), CBB_len(cbb.get()), nullptr));
   REQUIRE(dc != nullptr);
   auto sctx = make_server_ctx(KeyType::kEcdsaP256);
+  auto set_dc = [&](SSL* ssl) {
+    int ok = SSL_set1_delegated_credential(ssl, dc.get(), dc_key.get(), nullptr);
+    INFO(drain_errors().text);
+    REQUIRE(ok);
+  };
 
   SECTION("a server that sends one fails the handshake cleanly") {
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
-    REQUIRE(SSL_set1_delegated_credential(s.ssl.get(), dc.get(), dc_key.get(),
-                                          nullptr));
+    set_dc(s.ssl.get());
     set_order(c.ssl.get(), order);
     REQUIRE(SSL_set_client_hello_delegated_credentials(
         c.ssl.get(), kFirefoxDc.data(), kFirefoxDc.size()));
@@ -336,8 +348,7 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
   SECTION("the same server, not offered one, completes") {
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
-    REQUIRE(SSL_set1_delegated_credential(s.ssl.get(), dc.get(), dc_key.get(),
-                                          nullptr));
+    set_dc(s.ssl.get());
     set_order(c.ssl.get(), base_order({}));
     HandshakeResult r = run_handshake(c, s);
     INFO(r.describe());
@@ -346,8 +357,7 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
   SECTION("offered with a list the credential does not match: completes") {
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
-    REQUIRE(SSL_set1_delegated_credential(s.ssl.get(), dc.get(), dc_key.get(),
-                                          nullptr));
+    set_dc(s.ssl.get());
     set_order(c.ssl.get(), order);
     const uint16_t p384_only[] = {0x0503};
     REQUIRE(SSL_set_client_hello_delegated_credentials(c.ssl.get(), p384_only, 1));

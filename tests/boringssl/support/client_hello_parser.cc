@@ -150,9 +150,17 @@ ClientHello parse_client_hello_body(const Bytes& body) {
 }
 
 std::vector<ClientHello> parse_client_hellos(const Bytes& stream) {
+  // A client's stream also carries encrypted handshake records (a TLS 1.2
+  // Finished after ChangeCipherSpec), so records are not concatenated: each
+  // ClientHello is one whole handshake record, as BoringSSL writes it (a
+  // ClientHello is far below the 16K record limit).
   std::vector<ClientHello> out;
-  for (const HandshakeMessage& m : parse_plaintext_handshake(stream)) {
-    if (m.type == 1) out.push_back(parse_client_hello_body(m.body));
+  for (const Record& rec : parse_records(stream)) {
+    if (rec.type != 22 || rec.body.size() < 4 || rec.body[0] != 1) continue;
+    Reader r(rec.body);
+    r.u8();
+    if (r.u24() != r.remaining()) continue;  // not a whole ClientHello
+    out.push_back(parse_client_hello_body(r.bytes(r.remaining())));
   }
   return out;
 }

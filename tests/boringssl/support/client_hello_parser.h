@@ -91,6 +91,7 @@ ClientHello parse_client_hello_body(const Bytes& body);
 // Finds and parses the first ClientHello in a client's byte stream.
 ClientHello parse_first_client_hello(const Bytes& stream);
 // All ClientHellos in the stream (the second one follows a HelloRetryRequest).
+// Each must be one whole plaintext record; other records are skipped.
 std::vector<ClientHello> parse_client_hellos(const Bytes& stream);
 
 // Extension bodies.
