@@ -179,7 +179,12 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
   SSL_set_alpn_protos(ssl.get(), reinterpret_cast<const uint8_t*>(alpn.data()), alpn.size());
   SSL_set_enable_ech_grease(ssl.get(), 1);
   auto key = std::make_unique<std::string>(host + ":" + std::to_string(port));
-  if (auto it = sessions_.find(*key); it != sessions_.end()) SSL_set_session(ssl.get(), it->second.get());
+  if (auto it = sessions_.find(*key); it != sessions_.end()) {
+    SSL_set_session(ssl.get(), it->second.get());
+    // TLS 1.3 tickets are used once, as Chrome uses them: a server can see a
+    // ticket offered twice. The new connection brings fresh ones.
+    if (SSL_SESSION_should_be_single_use(it->second.get())) sessions_.erase(it);
+  }
   SSL_set_ex_data(ssl.get(), g_context_index, this);
   // The key lives as long as the SSL: freed by the stream with it.
   SSL_set_ex_data(ssl.get(), g_key_index, key.release());

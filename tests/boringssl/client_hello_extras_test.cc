@@ -27,9 +27,9 @@ constexpr uint16_t kAlpsOld = TLSEXT_TYPE_application_settings_old;  // 17513
 constexpr uint16_t kAlpn = TLSEXT_TYPE_application_layer_protocol_negotiation;
 
 void set_alpn(SSL* ssl) {
-  static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
-                                  '/', '1', '.', '1'};
-  REQUIRE(SSL_set_alpn_protos(ssl, kAlpn, sizeof(kAlpn)) == 0);
+  static const uint8_t kProtocols[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
+                                       '/', '1', '.', '1'};
+  REQUIRE(SSL_set_alpn_protos(ssl, kProtocols, sizeof(kProtocols)) == 0);
 }
 
 void add_alps(SSL* ssl, const std::string& settings) {

@@ -119,15 +119,15 @@ void set_server_alpn(SSL_CTX* ctx) {
 }
 
 Bytes MemConn::take_output() {
-  Bytes out;
+  Bytes bytes;
   const uint8_t* data = nullptr;
   size_t len = 0;
-  if (BIO_mem_contents(this->out, &data, &len) && len > 0) {
-    out.assign(data, data + len);
-    BIO_reset(this->out);
+  if (BIO_mem_contents(out, &data, &len) && len > 0) {
+    bytes.assign(data, data + len);
+    BIO_reset(out);
   }
-  written.insert(written.end(), out.begin(), out.end());
-  return out;
+  written.insert(written.end(), bytes.begin(), bytes.end());
+  return bytes;
 }
 
 void MemConn::feed(const Bytes& bytes) {
