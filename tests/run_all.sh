@@ -54,6 +54,8 @@ fuzz() {
   for f in "$root"/build-fuzz/fuzz/*_fuzz; do
     local corpus="$root/build-fuzz/corpus/$(basename "$f")"
     mkdir -p "$corpus"
+    # Inputs that once failed stay in the corpus as regression seeds.
+    [ -d "$root/tests/fuzz/corpus/$(basename "$f")" ] && cp -n "$root/tests/fuzz/corpus/$(basename "$f")"/* "$corpus"/ 2>/dev/null
     echo "--- $(basename "$f") for ${fuzz_seconds}s"
     "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -print_final_stats=0 "$corpus" \
       >"$corpus.log" 2>&1 || { tail -40 "$corpus.log"; ok=1; }

@@ -2,6 +2,8 @@
 
 #include <brotli/decode.h>
 #include <zlib.h>
+// The frame header API is in zstd's static-linking section; we link it statically.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <algorithm>
@@ -581,14 +583,48 @@ class ZstdBodyDecoder final : public StickyDecoder {
         if (m != ZSTD_MAGICNUMBER && (m & ZSTD_MAGIC_SKIPPABLE_MASK) != ZSTD_MAGIC_SKIPPABLE_START) {
           return decode_error("zstd: invalid input: magic number mismatch");
         }
-        std::string_view magic = magic_.view();
+        if (m == ZSTD_MAGICNUMBER) {
+          // The whole frame header first: a frame that names a dictionary
+          // is refused (klauspost has none registered), and libzstd only
+          // checks that when it streams, not when a frame arrives whole.
+          if (header_.empty()) header_.assign(magic_.view());
+          if (auto e = fill_header(in)) return e;
+          if (!header_complete_) return std::nullopt;
+        } else {
+          header_.assign(magic_.view());
+        }
+        std::string_view head = header_;
         magic_.clear();
-        if (auto e = run(magic, out)) return e;
-        // Four bytes never complete a frame, so libzstd takes them all.
-        if (!magic.empty()) return decode_error("zstd: internal error");
+        if (auto e = run(head, out)) return e;
+        header_.clear();
+        header_complete_ = false;
+        // A header never completes a frame, so libzstd takes it all.
+        if (!head.empty()) return decode_error("zstd: internal error");
       }
       if (auto e = run(in, out)) return e;
     }
+    return std::nullopt;
+  }
+
+  // Collects the frame header after the magic; sets header_complete_.
+  std::optional<Error> fill_header(std::string_view& in) {
+    constexpr size_t kPrefix = 5;  // magic + frame header descriptor
+    while (!in.empty() && header_.size() < kPrefix) {
+      header_.push_back(in.front());
+      in.remove_prefix(1);
+    }
+    if (header_.size() < kPrefix) return std::nullopt;
+    const size_t need = ZSTD_frameHeaderSize(header_.data(), header_.size());
+    if (ZSTD_isError(need)) return decode_error(std::string("zstd: ") + ZSTD_getErrorName(need));
+    size_t take = std::min(need - std::min(need, header_.size()), in.size());
+    header_.append(in.substr(0, take));
+    in.remove_prefix(take);
+    if (header_.size() < need) return std::nullopt;
+    ZSTD_frameHeader fh{};
+    const size_t r = ZSTD_getFrameHeader(&fh, header_.data(), header_.size());
+    if (ZSTD_isError(r) || r != 0) return decode_error("zstd: invalid input: bad frame header");
+    if (fh.dictID != 0) return decode_error("zstd: unknown dictionary");
+    header_complete_ = true;
     return std::nullopt;
   }
 
@@ -616,13 +652,15 @@ class ZstdBodyDecoder final : public StickyDecoder {
 
   // Zero frames is an empty body to klauspost; a cut-off frame is not.
   std::optional<Error> do_finish(std::string&) override {
-    if (mid_frame_ || !magic_.empty()) return unexpected_eof();
+    if (mid_frame_ || !magic_.empty() || !header_.empty()) return unexpected_eof();
     return std::nullopt;
   }
 
   std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx_;
   bool mid_frame_ = false;
   FieldBuffer<4> magic_;
+  std::string header_;  // magic + frame header, until complete
+  bool header_complete_ = false;
   Chunk out_{};
   OutputBudget budget_;
 };

@@ -487,3 +487,19 @@ TEST_CASE("errors are sticky", "[decoder]") {
   CHECK(e3->message == e1->message);
   CHECK(out.empty());
 }
+
+TEST_CASE("decoder: a zstd frame naming a dictionary is refused, whole or in pieces", "[decoder]") {
+  // Magic, a header with dictionary id 0x4d, then an empty raw block: libzstd
+  // ignores the id when the frame arrives whole and refuses it when it
+  // streams; klauspost (upstream) has no dictionaries and refuses it.
+  const std::string frame("\x28\xb5\x2f\xfd\x51\x2a\x4d\x18\x04\x01\x00\x00", 12);
+  for (size_t chunk : {frame.size(), size_t{1}}) {
+    auto d = tlsc::BodyDecoder::create("zstd");
+    std::string out;
+    std::optional<tlsc::Error> e;
+    for (size_t i = 0; i < frame.size() && !e; i += chunk) e = d->feed(frame.substr(i, chunk), out);
+    if (!e) e = d->finish(out);
+    REQUIRE(e.has_value());
+    CHECK(e->message == "zstd: unknown dictionary");
+  }
+}
