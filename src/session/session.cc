@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "http/transaction.h"
+#include "tls/spec_apply.h"
 
 namespace tlsc {
 namespace {
@@ -48,6 +49,7 @@ Result<TlsContext*> Session::tls_context() {
     t.insecure_skip_verify = o.insecure_skip_verify;
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
+    t.spec = restrict_to_http1(o.custom_spec ? *o.custom_spec : builtin_client_hello_spec(o.profile));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();
     tls_ = std::move(*made);

@@ -12,10 +12,13 @@
 #include <mutex>
 
 #include "core/base64.h"
+#include "tls/spec_apply.h"
 #include "tls/trust_store.h"
 
 namespace tlsc {
 namespace {
+
+constexpr uint16_t kCertCompressionZstd = 3;  // RFC 8879 registry
 
 int g_context_index = -1;  // SSL ex_data: TlsContext*
 int g_key_index = -1;      // SSL ex_data: std::string* cache key
@@ -75,28 +78,17 @@ int decompress_zstd(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const ui
   return 1;
 }
 
-// Until profiles are data (the profiles issue), every connection uses
-// Chrome's choices as far as this BoringSSL can express them.
-bool configure_chrome_like(SSL_CTX* ctx) {
-  static constexpr char kCiphers[] =
-      "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
-      "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
-      "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
-      "ECDHE-RSA-AES128-SHA:ECDHE-RSA-AES256-SHA:AES128-GCM-SHA256:AES256-GCM-SHA384:"
-      "AES128-SHA:AES256-SHA";
-  if (!SSL_CTX_set_strict_cipher_list(ctx, kCiphers)) return false;
-  if (!SSL_CTX_set1_curves_list(ctx, "X25519MLKEM768:X25519:P-256:P-384")) return false;
-  if (!SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION)) return false;
+// What every connection shares; the ClientHello itself comes from the spec,
+// per connection (spec_apply.cc).
+bool configure_context(SSL_CTX* ctx) {
+  if (!SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION)) return false;
   if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
   SSL_CTX_set_grease_enabled(ctx, 1);
-  SSL_CTX_set_permute_extensions(ctx, 1);
-  SSL_CTX_enable_ocsp_stapling(ctx);
-  SSL_CTX_enable_signed_cert_timestamps(ctx);
-  if (!SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr,
-                                        decompress_brotli)) {
-    return false;
-  }
-  return true;
+  // A server may compress its certificate with any algorithm a spec offers.
+  return SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_zlib, nullptr, decompress_zlib) &&
+         SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr,
+                                          decompress_brotli) &&
+         SSL_CTX_add_cert_compression_alg(ctx, kCertCompressionZstd, nullptr, decompress_zstd);
 }
 
 std::string lower(std::string s) {
@@ -130,11 +122,9 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
   init_ex_indexes();
   std::unique_ptr<TlsContext> c(new TlsContext(std::move(options)));
   c->ctx_.reset(SSL_CTX_new(TLS_method()));
-  if (!c->ctx_ || !configure_chrome_like(c->ctx_.get())) {
+  if (!c->ctx_ || !configure_context(c->ctx_.get())) {
     return make_error(ErrorCode::tls, "tls: cannot configure the client");
   }
-  (void)decompress_zlib;
-  (void)decompress_zstd;
   if (c->options_.insecure_skip_verify) {
     SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_NONE, nullptr);
   } else {
@@ -171,13 +161,15 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
                                  : X509_VERIFY_PARAM_set1_host(param, name.data(), name.size());
     if (!ok) return make_error(ErrorCode::tls, "tls: invalid server name " + name);
   }
-  std::string alpn;
-  for (const auto& p : options_.alpn) {
-    alpn.push_back(static_cast<char>(p.size()));
-    alpn += p;
+  if (is_ip_literal(name)) {
+    // No SNI for an IP address (Chrome sends none either), so no
+    // server_name extension in the list.
+    ClientHelloSpec spec = options_.spec;
+    std::erase(spec.extensions, ext::server_name);
+    if (auto e = apply_client_hello_spec(ssl.get(), spec)) return *e;
+  } else if (auto e = apply_client_hello_spec(ssl.get(), options_.spec)) {
+    return *e;
   }
-  SSL_set_alpn_protos(ssl.get(), reinterpret_cast<const uint8_t*>(alpn.data()), alpn.size());
-  SSL_set_enable_ech_grease(ssl.get(), 1);
   auto key = std::make_unique<std::string>(host + ":" + std::to_string(port));
   if (auto it = sessions_.find(*key); it != sessions_.end()) {
     SSL_set_session(ssl.get(), it->second.get());
@@ -253,7 +245,9 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     ERR_clear_error();
     return make_error(ErrorCode::tls, "tls: failed to verify certificate: " + why);
   }
-  uint32_t err = ERR_get_error();
+  const char* data = nullptr;
+  int flags = 0;
+  uint32_t err = ERR_get_error_line_data(nullptr, nullptr, &data, &flags);
   ERR_clear_error();
   if (err != 0) {
     const char* reason = ERR_reason_error_string(err);
@@ -261,6 +255,7 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     for (char& c : r) {
       if (c == '_') c = ' ';
     }
+    if ((flags & ERR_FLAG_STRING) && data != nullptr && *data != '\0') r += " (" + std::string(data) + ")";
     return make_error(ErrorCode::tls, "tls: " + r);
   }
   if (ssl_error == SSL_ERROR_ZERO_RETURN) return make_error(ErrorCode::tls, "EOF");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "tls/client_hello_spec.h"
 
 namespace tlsc {
 
@@ -21,7 +22,7 @@ struct TlsOptions {
   bool insecure_skip_verify = false;
   std::string server_name_overwrite;  // SNI and verification name
   std::map<std::string, std::vector<std::string>> pins;  // certificatePinningHosts
-  std::vector<std::string> alpn = {"http/1.1"};
+  ClientHelloSpec spec;  // every byte of the ClientHello
 };
 
 class TlsContext {

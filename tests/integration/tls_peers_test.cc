@@ -236,7 +236,9 @@ TEST_CASE("tls-peers: nginx resumes the TLS session on a session's next connecti
     INFO(protocols);
     auto s = nginx_tls(protocols);
     std::string sid = std::string("nginx-tls-resume-") + protocols;
-    json a = req("GET", s.url + "/index.html", {{"sessionId", sid}, {"transportOptions", {{"disableKeepAlives", true}}}});
+    // A *_PSK profile: upstream's plain chrome_133 offers no pre_shared_key.
+    json a = req("GET", s.url + "/index.html", {{"sessionId", sid}, {"tlsClientIdentifier", "chrome_133_PSK"},
+                                                {"transportOptions", {{"disableKeepAlives", true}}}});
     json b = req("GET", s.url + "/index.html", {{"sessionId", sid}});
     INFO(a.dump());
     INFO(b.dump());

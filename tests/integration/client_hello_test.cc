@@ -1,0 +1,95 @@
+// The ClientHello the library sends, captured on the wire and decoded:
+// the default profile (chrome_133) and a customTlsClient.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include "support.h"
+
+using itest::call;
+using itest::json;
+
+namespace {
+
+bool is_grease(int v) { return (v & 0x0f0f) == 0x0a0a && ((v >> 8) == (v & 0xff)); }
+
+// Sends one request per input to the capture server; returns its records.
+std::vector<json> capture(const std::vector<json>& inputs) {
+  std::string log = "/tmp/tlsc-capture-" + std::to_string(getpid()) + ".jsonl";
+  std::remove(log.c_str());
+  itest::ChildServer server({"python3", std::string(TLSC_SOURCE_DIR) + "/tests/servers/capture_tls.py", log});
+  std::string url = "https://localhost:" + std::to_string(server.info()["port"].get<int>()) + "/";
+  for (json in : inputs) {
+    in["requestUrl"] = url;
+    in["requestMethod"] = "GET";
+    in["timeoutSeconds"] = 5;
+    json r = call(in);
+    CHECK(r["status"] == 0);  // the capture server hangs up after the hello
+  }
+  std::vector<json> out;
+  std::ifstream f(log);
+  for (std::string line; std::getline(f, line);) out.push_back(json::parse(line));
+  std::remove(log.c_str());
+  return out;
+}
+
+std::vector<int> without_grease(const json& list) {
+  std::vector<int> out;
+  for (int v : list) {
+    if (!is_grease(v)) out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("client hello: the default profile sends Chrome 133's, permuted per connection", "[tls][client_hello]") {
+  auto records = capture(std::vector<json>(6, json::object()));
+  REQUIRE(records.size() == 6);
+  std::set<std::vector<int>> orders;
+  for (const json& ch : records) {
+    CHECK(is_grease(ch["ciphers"][0]));
+    CHECK(without_grease(ch["ciphers"]) ==
+          std::vector<int>{0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8,
+                           0xc013, 0xc014, 0x009c, 0x009d, 0x002f, 0x0035});
+    std::vector<int> ext = ch["extensions"];
+    REQUIRE(ext.size() >= 2);
+    CHECK(is_grease(ext.front()));
+    CHECK(is_grease(ext.back()));
+    std::multiset<int> got(ext.begin() + 1, ext.end() - 1);
+    // Chrome 133's set; ALPS (17613) waits for HTTP/2 (abi/COMPAT.md).
+    CHECK(got == std::multiset<int>{0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 65037});
+    orders.insert(ext);
+    CHECK(without_grease(ch["groups"]) == std::vector<int>{0x11ec, 0x001d, 0x0017, 0x0018});
+    REQUIRE(ch["key_shares"].size() == 3);
+    CHECK(is_grease(ch["key_shares"][0][0]));
+    CHECK(ch["key_shares"][1] == json::array({0x11ec, 1216}));
+    CHECK(ch["key_shares"][2] == json::array({0x001d, 32}));
+    CHECK(ch["sigalgs"] == json::array({0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601}));
+    CHECK(without_grease(ch["versions"]) == std::vector<int>{0x0304, 0x0303});
+    CHECK(ch["alpn"] == json::array({"http/1.1"}));
+    CHECK(ch["cert_compression"] == json::array({2}));
+    CHECK(ch["psk"] == false);
+  }
+  CHECK(orders.size() > 1);  // Chrome permutes its extensions per connection
+}
+
+TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension order", "[tls][client_hello]") {
+  json custom = {{"customTlsClient",
+                  {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-28,29-23-24-25,0"},
+                   {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                   {"supportedVersions", {"1.3", "1.2"}},
+                   {"keyShareCurves", {"X25519", "P256"}},
+                   {"alpnProtocols", {"http/1.1"}},
+                   {"recordSizeLimit", 16385}}}};
+  auto records = capture({custom});
+  REQUIRE(records.size() == 1);
+  const json& ch = records[0];
+  CHECK(ch["ciphers"] == json::array({4865, 4867, 4866, 49195, 49199}));
+  CHECK(ch["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 28}));
+  CHECK(ch["groups"] == json::array({29, 23, 24, 25}));
+  CHECK(ch["key_shares"] == json::array({json::array({29, 32}), json::array({23, 65})}));
+  CHECK(ch["sigalgs"] == json::array({0x0403, 0x0804, 0x0401}));
+  CHECK(ch["versions"] == json::array({0x0304, 0x0303}));
+}
