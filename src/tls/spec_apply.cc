@@ -197,11 +197,28 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       }
     }
   }
-  if (has(ext::ec_point_formats) && spec.point_formats != std::vector<uint8_t>{0}) {
+  // BoringSSL leaves out the TLS 1.2-only extensions when a spec offers
+  // TLS 1.3 alone; the spec still lists them, so their bodies go out as
+  // given (as utls sends them).
+  const bool offers_tls12 = spec.versions.empty() ||
+                            std::find(spec.versions.begin(), spec.versions.end(), 0x0303) != spec.versions.end();
+  if (has(ext::ec_point_formats) && (!offers_tls12 || spec.point_formats != std::vector<uint8_t>{0})) {
     std::string body = length_prefixed_u8(spec.point_formats);
     if (!SSL_set_client_hello_raw_extension(ssl, ext::ec_point_formats,
                                             reinterpret_cast<const uint8_t*>(body.data()), body.size())) {
       return fail("ec_point_formats");
+    }
+  }
+  if (!offers_tls12) {
+    static const uint8_t kEmptyRenegotiation[] = {0};
+    if (has(ext::extended_master_secret) &&
+        !SSL_set_client_hello_raw_extension(ssl, ext::extended_master_secret, nullptr, 0)) {
+      return fail("extended_master_secret");
+    }
+    if (has(ext::renegotiation_info) &&
+        !SSL_set_client_hello_raw_extension(ssl, ext::renegotiation_info, kEmptyRenegotiation,
+                                            sizeof kEmptyRenegotiation)) {
+      return fail("renegotiation_info");
     }
   }
   if (has(ext::psk_key_exchange_modes) && spec.psk_modes != std::vector<uint8_t>{1}) {

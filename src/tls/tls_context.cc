@@ -245,9 +245,11 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     ERR_clear_error();
     return make_error(ErrorCode::tls, "tls: failed to verify certificate: " + why);
   }
-  const char* data = nullptr;
+  const char* data_ptr = nullptr;
   int flags = 0;
-  uint32_t err = ERR_get_error_line_data(nullptr, nullptr, &data, &flags);
+  uint32_t err = ERR_get_error_line_data(nullptr, nullptr, &data_ptr, &flags);
+  // The error queue owns the data string: copy it before clearing.
+  std::string data = (flags & ERR_FLAG_STRING) && data_ptr != nullptr ? data_ptr : "";
   ERR_clear_error();
   if (err != 0) {
     const char* reason = ERR_reason_error_string(err);
@@ -255,7 +257,7 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     for (char& c : r) {
       if (c == '_') c = ' ';
     }
-    if ((flags & ERR_FLAG_STRING) && data != nullptr && *data != '\0') r += " (" + std::string(data) + ")";
+    if (!data.empty()) r += " (" + data + ")";
     return make_error(ErrorCode::tls, "tls: " + r);
   }
   if (ssl_error == SSL_ERROR_ZERO_RETURN) return make_error(ErrorCode::tls, "EOF");
