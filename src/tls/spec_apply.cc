@@ -209,17 +209,12 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("ec_point_formats");
     }
   }
-  if (!offers_tls12) {
-    static const uint8_t kEmptyRenegotiation[] = {0};
-    if (has(ext::extended_master_secret) &&
-        !SSL_set_client_hello_raw_extension(ssl, ext::extended_master_secret, nullptr, 0)) {
-      return fail("extended_master_secret");
-    }
-    if (has(ext::renegotiation_info) &&
-        !SSL_set_client_hello_raw_extension(ssl, ext::renegotiation_info, kEmptyRenegotiation,
-                                            sizeof kEmptyRenegotiation)) {
-      return fail("renegotiation_info");
-    }
+  // renegotiation_info is tied to the handshake state and cannot be sent
+  // raw: a TLS 1.3-only spec that lists it fails with a clear error
+  // (tls: client hello spec extension not sent (extension 65281)).
+  if (!offers_tls12 && has(ext::extended_master_secret) &&
+      !SSL_set_client_hello_raw_extension(ssl, ext::extended_master_secret, nullptr, 0)) {
+    return fail("extended_master_secret");
   }
   if (has(ext::psk_key_exchange_modes) && spec.psk_modes != std::vector<uint8_t>{1}) {
     std::string body = length_prefixed_u8(spec.psk_modes);

@@ -187,7 +187,7 @@ TEST_CASE("tls: a plain-text server and a refused TLS version fail cleanly", "[t
 
 TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519", "[tls]") {
   auto s = s_server("ed25519", {"-tls1_3"});
-  json custom = {{"ja3String", "771,4865-4866-4867,0-23-65281-10-11-13-16-43-45-51,29-23,0"},
+  json custom = {{"ja3String", "771,4865-4866-4867,0-23-10-11-13-16-43-45-51,29-23,0"},
                  {"supportedSignatureAlgorithms", {"Ed25519", "ECDSAWithP256AndSHA256", "PSSWithSHA256"}},
                  {"supportedVersions", {"1.3"}},
                  {"keyShareCurves", {"X25519"}},
