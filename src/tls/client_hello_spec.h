@@ -40,6 +40,7 @@ struct ClientHelloSpec {
   bool permute_extensions = false;            // Chrome: shuffle, GREASE/padding/PSK fixed
   std::vector<uint16_t> supported_groups;     // kGrease allowed
   std::vector<uint16_t> key_share_groups;     // which groups get a share, in order
+  bool share_x25519_key = false;              // X25519 and X25519MLKEM768 on one key (Firefox)
   std::vector<uint8_t> point_formats;
   std::vector<uint16_t> signature_algorithms;  // duplicates and unknown values allowed
   std::vector<uint16_t> delegated_credential_algorithms;

@@ -70,6 +70,7 @@ Result<ClientHelloSpec> spec_from_profile_json(std::string_view json_text) {
   }
   try {
     spec.permute_extensions = tls.value("permute_extensions", false);
+    spec.share_x25519_key = tls.value("share_x25519_key", false);
     spec.point_formats = tls.value("point_formats", std::vector<uint8_t>{0});
     spec.alpn = tls.value("alpn", std::vector<std::string>{});
     spec.alps = tls.value("alps", std::vector<std::string>{});
@@ -139,6 +140,7 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       !SSL_set_client_hello_key_shares(ssl, spec.key_share_groups.data(), spec.key_share_groups.size())) {
     return fail("key shares");
   }
+  SSL_set_client_hello_share_x25519_key(ssl, spec.share_x25519_key ? 1 : 0);
   if (!spec.signature_algorithms.empty() &&
       !SSL_set_client_hello_signature_algorithms(ssl, spec.signature_algorithms.data(),
                                                  spec.signature_algorithms.size())) {

@@ -148,3 +148,21 @@ TEST_CASE("X25519MLKEM768: HelloRetryRequest to the hybrid group", "[boringssl][
   CHECK(SSL_used_hello_retry_request(p.client.get()));
   CHECK(SSL_get_curve_id(p.client.get()) == SSL_CURVE_X25519MLKEM768);
 }
+
+TEST_CASE("X25519MLKEM768: one X25519 key for both shares when the spec says so (Firefox)", "[boringssl][mlkem]") {
+  for (const char* server_group : {"X25519", "X25519MLKEM768"}) {
+    INFO(server_group);
+    for (int share : {1, 0}) {
+      Pair p("X25519MLKEM768:X25519:P-256", server_group);
+      const uint16_t shares_list[] = {SSL_CURVE_X25519MLKEM768, SSL_CURVE_X25519};
+      REQUIRE(SSL_set_client_hello_key_shares(p.client.get(), shares_list, 2));
+      SSL_set_client_hello_share_x25519_key(p.client.get(), share);
+      std::string flight;
+      REQUIRE(handshake(p.client.get(), p.server.get(), &flight));
+      auto shares = key_shares(flight);
+      REQUIRE(shares.size() == 2);
+      REQUIRE(shares[0].second.size() == 1184 + 32);
+      CHECK((shares[0].second.substr(1184) == shares[1].second) == (share == 1));
+    }
+  }
+}
