@@ -66,6 +66,8 @@ TEST_CASE("client hello: the default profile sends Chrome 133's, permuted per co
     CHECK(is_grease(ch["key_shares"][0][0]));
     CHECK(ch["key_shares"][1] == json::array({0x11ec, 1216}));
     CHECK(ch["key_shares"][2] == json::array({0x001d, 32}));
+    // Chrome: two independent X25519 keys (one key in both is Firefox's way).
+    CHECK(ch["x25519_keys"]["hybrid"] != ch["x25519_keys"]["x25519"]);
     CHECK(ch["sigalgs"] == json::array({0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601}));
     CHECK(without_grease(ch["versions"]) == std::vector<int>{0x0304, 0x0303});
     CHECK(ch["alpn"] == json::array({"http/1.1"}));

@@ -27,7 +27,7 @@ def decode(hello):
     p += 1 + hello[p]  # compression methods
     ext_total = struct.unpack(">H", hello[p:p + 2])[0]; p += 2
     end = p + ext_total
-    out = {"ciphers": ciphers, "extensions": [], "groups": [], "key_shares": [], "sigalgs": [],
+    out = {"ciphers": ciphers, "extensions": [], "groups": [], "key_shares": [], "x25519_keys": {}, "sigalgs": [],
            "versions": [], "alpn": [], "cert_compression": [], "alps": [], "psk": False}
     while p < end:
         t, l = struct.unpack(">HH", hello[p:p + 4]); p += 4
@@ -46,8 +46,11 @@ def decode(hello):
         elif t == 51:
             q = 2
             while q < len(body):
-                g, kl = struct.unpack(">HH", body[q:q + 4]); q += 4 + kl
+                g, kl = struct.unpack(">HH", body[q:q + 4])
+                key = body[q + 4:q + 4 + kl]; q += 4 + kl
                 out["key_shares"].append([g, kl])
+                if g == 0x11ec: out["x25519_keys"]["hybrid"] = key[-32:].hex()
+                if g == 0x001d: out["x25519_keys"]["x25519"] = key.hex()
     return out
 
 def handle(conn):
