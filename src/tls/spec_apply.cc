@@ -225,6 +225,15 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("psk_key_exchange_modes");
     }
   }
+  // NPN: BoringSSL only sends it when a selection callback is set; upstream
+  // sends it empty. (early_data cannot be sent raw: it is tied to the
+  // handshake state, so a spec listing it fails with a clear error.)
+  for (uint16_t type : {ext::next_protocol_negotiation}) {
+    if (has(type) && spec.raw_extensions.count(type) == 0 &&
+        !SSL_set_client_hello_raw_extension(ssl, type, nullptr, 0)) {
+      return fail("empty extension");
+    }
+  }
   for (const auto& [type, body] : spec.raw_extensions) {
     if (!SSL_set_client_hello_raw_extension(ssl, type, reinterpret_cast<const uint8_t*>(body.data()),
                                             body.size())) {
