@@ -197,3 +197,59 @@ TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519", "[
   CHECK(r["status"] == 200);
   CHECK(page_says(r, "TLSv1.3"));
 }
+
+namespace {
+
+struct BsslServer {
+  std::unique_ptr<itest::ChildServer> child;
+  std::string url;
+};
+
+BsslServer bssl_server(std::vector<std::string> extra) {
+  itest::lib();
+  std::vector<std::string> argv = {TLSC_BSSL_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  BsslServer s;
+  s.child = std::make_unique<itest::ChildServer>(argv);
+  s.url = "https://127.0.0.1:" + std::to_string(s.child->info()["port"].get<int>()) + "/";
+  return s;
+}
+
+// A Firefox-like customTlsClient that offers every certificate compression
+// algorithm and a record_size_limit.
+json custom_with(std::vector<std::string> compression, int record_size_limit) {
+  return {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-27-28,29-23-24,0"},
+          {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+          {"supportedVersions", {"1.3", "1.2"}},
+          {"keyShareCurves", {"X25519"}},
+          {"alpnProtocols", {"http/1.1"}},
+          {"certCompressionAlgos", compression},
+          {"recordSizeLimit", record_size_limit}};
+}
+
+}  // namespace
+
+TEST_CASE("tls: certificates compressed with each algorithm are decompressed", "[tls][bssl-server]") {
+  for (const char* alg : {"zlib", "brotli", "zstd"}) {
+    INFO(alg);
+    auto s = bssl_server({"--compress", alg});
+    json r = get(s.url, {{"customTlsClient", custom_with({"zlib", "brotli", "zstd"}, 16385)}});
+    REQUIRE(r["status"] == 200);
+    CHECK(json::parse(r["body"].get<std::string>())["cert_compressions"] == 1);
+  }
+  // chrome_133 offers brotli alone.
+  auto s = bssl_server({"--compress", "brotli"});
+  json r = get(s.url);
+  REQUIRE(r["status"] == 200);
+  CHECK(json::parse(r["body"].get<std::string>())["cert_compressions"] == 1);
+}
+
+TEST_CASE("tls: a server's record_size_limit is honoured", "[tls][bssl-server]") {
+  auto s = bssl_server({"--record-size-limit", "64"});
+  // A request head far larger than 64 bytes goes out in small records.
+  json r = get(s.url, {{"customTlsClient", custom_with({"brotli"}, 16385)},
+                       {"headers", {{"X-Padding", std::string(600, 'p')}}}});
+  REQUIRE(r["status"] == 200);
+  // 64 bytes of TLS 1.3 plaintext (content type included) plus the tag.
+  CHECK(json::parse(r["body"].get<std::string>())["max_client_record"].get<int>() <= 64 + 16);
+}

@@ -1,0 +1,167 @@
+// A TLS server on our patched BoringSSL, for what only such a peer can
+// show: certificate compression with a chosen algorithm, and a
+// record_size_limit answer the client must honour. Serves one HTTP/1.1
+// response per connection whose body reports what happened.
+//   bssl_server CERT KEY [--compress zlib|brotli|zstd] [--record-size-limit N]
+// Prints {"port":N}; stops when stdin closes.
+#include <arpa/inet.h>
+#include <brotli/encode.h>
+#include <netinet/in.h>
+#include <openssl/bytestring.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace {
+
+std::atomic<int> g_compressions{0};
+
+int compress_zlib(SSL*, CBB* out, const uint8_t* in, size_t len) {
+  uLongf n = compressBound(len);
+  uint8_t* buf;
+  if (!CBB_reserve(out, &buf, n) || compress(buf, &n, in, len) != Z_OK || !CBB_did_write(out, n)) return 0;
+  ++g_compressions;
+  return 1;
+}
+int compress_brotli(SSL*, CBB* out, const uint8_t* in, size_t len) {
+  size_t n = BrotliEncoderMaxCompressedSize(len);
+  uint8_t* buf;
+  if (!CBB_reserve(out, &buf, n) ||
+      !BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, len, in, &n, buf) ||
+      !CBB_did_write(out, n)) {
+    return 0;
+  }
+  ++g_compressions;
+  return 1;
+}
+int compress_zstd(SSL*, CBB* out, const uint8_t* in, size_t len) {
+  size_t n = ZSTD_compressBound(len);
+  uint8_t* buf;
+  if (!CBB_reserve(out, &buf, n)) return 0;
+  n = ZSTD_compress(buf, n, in, len, 3);
+  if (ZSTD_isError(n) || !CBB_did_write(out, n)) return 0;
+  ++g_compressions;
+  return 1;
+}
+
+// Feeds BoringSSL from the socket through a memory BIO so that the size of
+// every record the client sends can be seen.
+void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
+  bssl::UniquePtr<SSL> ssl(SSL_new(ctx));
+  BIO* rbio = BIO_new(BIO_s_mem());
+  BIO* wbio = BIO_new(BIO_s_mem());
+  SSL_set_bio(ssl.get(), rbio, wbio);
+  SSL_set_accept_state(ssl.get());
+  if (rsl) SSL_set_record_size_limit(ssl.get(), rsl);
+  size_t max_record = 0, header_have = 0, body_left = 0;
+  uint8_t header[5];
+  bool handshake_done = false;
+  std::string request;
+  auto flush = [&] {
+    const uint8_t* d;
+    size_t n;
+    if (BIO_mem_contents(wbio, &d, &n) && n) {
+      (void)!write(fd, d, n);
+      BIO_reset(wbio);
+    }
+  };
+  for (int rounds = 0; rounds < 1000; ++rounds) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0) break;
+    uint8_t buf[16384];
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n;) {  // the size of every encrypted record
+      if (body_left) {
+        size_t take = std::min<size_t>(body_left, n - i);
+        body_left -= take;
+        i += take;
+        continue;
+      }
+      header[header_have++] = buf[i++];
+      if (header_have == 5) {
+        body_left = (size_t{header[3]} << 8) | header[4];
+        if (header[0] == 23) max_record = std::max(max_record, body_left);  // TLS 1.3: all encrypted
+        header_have = 0;
+      }
+    }
+    BIO_write(rbio, buf, static_cast<int>(n));
+    if (!handshake_done) {
+      int rc = SSL_do_handshake(ssl.get());
+      flush();
+      if (rc != 1) {
+        if (SSL_get_error(ssl.get(), rc) == SSL_ERROR_WANT_READ) continue;
+        break;
+      }
+      handshake_done = true;
+    }
+    char app[16384];
+    int got;
+    while ((got = SSL_read(ssl.get(), app, sizeof app)) > 0) request.append(app, got);
+    flush();
+    if (request.find("\r\n\r\n") != std::string::npos) {
+      std::string body = "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
+                         ",\"max_client_record\":" + std::to_string(max_record) + "}";
+      std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+                         std::to_string(body.size()) + "\r\n\r\n" + body;
+      SSL_write(ssl.get(), resp.data(), static_cast<int>(resp.size()));
+      flush();
+      break;
+    }
+  }
+  close(fd);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  std::string compress;
+  uint16_t rsl = 0;
+  for (int i = 3; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--compress") compress = argv[i + 1];
+    if (std::string(argv[i]) == "--record-size-limit") rsl = static_cast<uint16_t>(std::atoi(argv[i + 1]));
+  }
+  bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
+  if (!SSL_CTX_use_certificate_chain_file(ctx.get(), argv[1]) ||
+      !SSL_CTX_use_PrivateKey_file(ctx.get(), argv[2], SSL_FILETYPE_PEM)) {
+    ERR_print_errors_fp(stderr);
+    return 1;
+  }
+  if (compress == "zlib") SSL_CTX_add_cert_compression_alg(ctx.get(), 1, compress_zlib, nullptr);
+  if (compress == "brotli") SSL_CTX_add_cert_compression_alg(ctx.get(), 2, compress_brotli, nullptr);
+  if (compress == "zstd") SSL_CTX_add_cert_compression_alg(ctx.get(), 3, compress_zstd, nullptr);
+
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  int one = 1;
+  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(s, 16) != 0) return 1;
+  socklen_t len = sizeof addr;
+  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::printf("{\"port\":%d}\n", ntohs(addr.sin_port));
+  std::fflush(stdout);
+  std::thread([] {  // stdin closed: the test is done with us
+    char c;
+    while (read(0, &c, 1) > 0) {
+    }
+    _exit(0);
+  }).detach();
+  for (;;) {
+    int fd = accept(s, nullptr, nullptr);
+    if (fd >= 0) serve(ctx.get(), fd, rsl);
+  }
+}
