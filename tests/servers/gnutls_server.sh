@@ -7,14 +7,9 @@
 # wildcard address of this machine; the tests only ever connect to 127.0.0.1.
 set -euo pipefail
 command -v gnutls-serv >/dev/null || { echo '{"port":0,"error":"gnutls-serv not installed (Debian: gnutls-bin)"}'; exit 1; }
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+source "$(dirname "$0")/lib.sh"
+port=$(free_port)
 gnutls-serv --http -p "$port" "$@" </dev/null >/dev/null 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
-for _ in $(seq 1 200); do
-  (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-  kill -0 $pid 2>/dev/null || { echo '{"port":0}'; exit 1; }
-  sleep 0.02
-done
-echo "{\"port\":$port}"
-cat >/dev/null || true
+announce_and_wait "$pid" "$port"

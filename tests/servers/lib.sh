@@ -1,0 +1,55 @@
+# Shared by the loopback server scripts (source it): a free port, the
+# common part of an unprivileged nginx configuration, and the protocol the
+# tests' ChildServer expects (one {"port":N} line, then run until stdin ends).
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# announce_and_wait PID PORT: waits (bounded) until PORT accepts, prints the
+# port line (port 0 if PID died first), then blocks until stdin closes.
+announce_and_wait() {
+  local pid=$1 port=$2
+  for _ in $(seq 1 200); do
+    (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { echo '{"port":0}'; exit 1; }
+    sleep 0.025
+  done
+  echo "{\"port\":$port}"
+  cat >/dev/null || true
+}
+
+# nginx_prelude DIR: everything of nginx.conf before the server block, for an
+# nginx that runs in the foreground as one process with all files in DIR.
+nginx_prelude() {
+  local dir=$1
+  cat <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $dir/logs/error.log;
+pid $dir/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp;
+  proxy_temp_path $dir/tmp;
+  fastcgi_temp_path $dir/tmp;
+  uwsgi_temp_path $dir/tmp;
+  scgi_temp_path $dir/tmp;
+  default_type text/plain;
+  keepalive_timeout 60s;
+  keepalive_requests 1000;
+  gzip on;
+  gzip_types text/plain;
+  gzip_min_length 100;
+CONF
+}
+
+# nginx_site DIR INDEX_TEXT: the files every nginx test serves.
+nginx_site() {
+  local dir=$1
+  mkdir -p "$dir/www" "$dir/logs" "$dir/tmp"
+  printf '%s\n' "$2" > "$dir/www/index.html"
+  python3 -c "print('compressible line of text\n' * 2000, end='')" > "$dir/www/big.txt"
+}
