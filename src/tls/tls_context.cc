@@ -39,43 +39,36 @@ void init_ex_indexes() {
 // algorithm we offer; we only ever decompress.
 constexpr size_t kMaxCertificateBytes = 1 << 20;
 
-int decompress_brotli(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
-                      size_t in_len) {
+// Runs `inflate(data)` into a new buffer of exactly uncompressed_len bytes.
+template <class Inflate>
+int decompress_exactly(CRYPTO_BUFFER** out, size_t uncompressed_len, Inflate inflate) {
   if (uncompressed_len > kMaxCertificateBytes) return 0;
   uint8_t* data = nullptr;
   bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
-  if (!buf) return 0;
-  size_t out_len = uncompressed_len;
-  if (BrotliDecoderDecompress(in_len, in, &out_len, data) != BROTLI_DECODER_RESULT_SUCCESS ||
-      out_len != uncompressed_len) {
-    return 0;
-  }
+  if (!buf || !inflate(data)) return 0;
   *out = buf.release();
   return 1;
 }
 
-int decompress_zlib(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
-                    size_t in_len) {
-  if (uncompressed_len > kMaxCertificateBytes) return 0;
-  uint8_t* data = nullptr;
-  bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
-  if (!buf) return 0;
-  uLongf out_len = uncompressed_len;
-  if (uncompress(data, &out_len, in, in_len) != Z_OK || out_len != uncompressed_len) return 0;
-  *out = buf.release();
-  return 1;
+int decompress_brotli(SSL*, CRYPTO_BUFFER** out, size_t len, const uint8_t* in, size_t in_len) {
+  return decompress_exactly(out, len, [&](uint8_t* data) {
+    size_t n = len;
+    return BrotliDecoderDecompress(in_len, in, &n, data) == BROTLI_DECODER_RESULT_SUCCESS && n == len;
+  });
 }
 
-int decompress_zstd(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in,
-                    size_t in_len) {
-  if (uncompressed_len > kMaxCertificateBytes) return 0;
-  uint8_t* data = nullptr;
-  bssl::UniquePtr<CRYPTO_BUFFER> buf(CRYPTO_BUFFER_alloc(&data, uncompressed_len));
-  if (!buf) return 0;
-  size_t n = ZSTD_decompress(data, uncompressed_len, in, in_len);
-  if (ZSTD_isError(n) || n != uncompressed_len) return 0;
-  *out = buf.release();
-  return 1;
+int decompress_zlib(SSL*, CRYPTO_BUFFER** out, size_t len, const uint8_t* in, size_t in_len) {
+  return decompress_exactly(out, len, [&](uint8_t* data) {
+    uLongf n = len;
+    return uncompress(data, &n, in, in_len) == Z_OK && n == len;
+  });
+}
+
+int decompress_zstd(SSL*, CRYPTO_BUFFER** out, size_t len, const uint8_t* in, size_t in_len) {
+  return decompress_exactly(out, len, [&](uint8_t* data) {
+    size_t n = ZSTD_decompress(data, len, in, in_len);
+    return !ZSTD_isError(n) && n == len;
+  });
 }
 
 // What every connection shares; the ClientHello itself comes from the spec,
