@@ -1,19 +1,13 @@
 #include "http/transaction.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <unistd.h>
-#include <map>
 
-#include "core/base64.h"
-#include "http/charset/charset.h"
 #include "http/cookie_jar.h"
 #include "http/h1/request_writer.h"
-#include "http/header_canon.h"
-#include "http/sniff.h"
+#include "http/response_builder.h"
 #include "tls/tls_stream.h"
 
 namespace tlsc {
@@ -468,73 +462,24 @@ void Transaction::finish_with_body() {
     fail(decode_error_->message, false);
     return;
   }
-  Response r;
-  r.id = plan_.id;
-  if (!session_->ephemeral()) r.session_id = session_->id();
-  r.status = head_.status;
-  r.used_protocol = head_.proto;
-  r.target = url_.to_string();
-
-  std::map<std::string, std::vector<std::string>> headers;
-  bool chunked = false;
-  for (const auto& [k, v] : head_.headers) {
-    if (k == "Transfer-Encoding") {
-      chunked = chunked || v.find("chunked") != std::string::npos;
-      continue;
-    }
-    headers[k].push_back(v);
-  }
-  if (chunked) headers.erase("Content-Length");
-  if (requested_compression_) {
-    headers.erase("Content-Encoding");
-    headers.erase("Content-Length");
-  }
-  r.headers.emplace(headers.begin(), headers.end());
-
+  Response base;
+  base.id = plan_.id;
+  if (!session_->ephemeral()) base.session_id = session_->id();
+  std::optional<std::vector<Cookie>> jar_cookies;
   if (options_.use_cookie_jar) {
-    auto cookies = session_->with_jar([&](CookieJar& jar) {
+    jar_cookies = session_->with_jar([&](CookieJar& jar) {
       return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_now());
     });
-    std::map<std::string, std::string> by_name;
-    for (auto& c : cookies) by_name[c.name] = c.value;
-    r.cookies.emplace(by_name.begin(), by_name.end());
-  } else {
-    r.cookies.emplace();
   }
-
-  if (plan_.is_byte_response) {
-    r.body = "data:" + detect_content_type(body_bytes_) + ";base64," + base64_encode(body_bytes_);
-  } else if (!body_bytes_.empty()) {
-    const std::string* ct = response_header(head_, "Content-Type");
-    std::string text = charset::to_utf8(body_bytes_, ct ? *ct : std::string_view());
-    if (plan_.stream_output_path) {
-      // Upstream streams the converted body into the file (appending) and
-      // returns an empty body.
-      std::FILE* f = std::fopen(plan_.stream_output_path->c_str(), "ab");
-      if (f == nullptr) {
-        fail("open " + *plan_.stream_output_path + ": " + std::strerror(errno), false);
-        return;
-      }
-      size_t block = plan_.stream_block_size > 0 ? plan_.stream_block_size : 1024;
-      bool ok = true;
-      for (size_t off = 0; ok && off < text.size(); off += block) {
-        size_t n = std::min(block, text.size() - off);
-        ok = std::fwrite(text.data() + off, 1, n, f) == n;
-      }
-      if (ok && plan_.stream_eof_symbol) {
-        ok = std::fwrite(plan_.stream_eof_symbol->data(), 1, plan_.stream_eof_symbol->size(), f) ==
-             plan_.stream_eof_symbol->size();
-      }
-      ok = (std::fclose(f) == 0) && ok;
-      if (!ok) {
-        fail("write " + *plan_.stream_output_path + ": " + std::strerror(errno), false);
-        return;
-      }
-    } else {
-      r.body = std::move(text);
-    }
+  BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
+                        plan_.stream_eof_symbol};
+  auto r = build_response(std::move(base), head_, url_, std::move(body_bytes_), requested_compression_,
+                          std::move(jar_cookies), delivery);
+  if (!r) {
+    fail(r.error().message, false);
+    return;
   }
-  complete(std::move(r));
+  complete(std::move(*r));
 }
 
 void Transaction::fail(const std::string& message, bool wrap_url) {

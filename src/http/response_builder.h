@@ -1,0 +1,34 @@
+// The last step of a request: a finished HTTP exchange becomes upstream's
+// Response (headers as Go's transport leaves them, the jar's cookies for the
+// final URL, the body converted to UTF-8, wrapped as a data URL, or streamed
+// to the caller's file).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/url.h"
+#include "http/cookie.h"
+#include "http/h1/response_parser.h"
+#include "http/response.h"
+
+namespace tlsc {
+
+struct BodyDelivery {
+  bool is_byte_response = false;
+  std::optional<std::string> stream_output_path;
+  size_t stream_block_size = 1024;
+  std::optional<std::string> stream_eof_symbol;
+};
+
+// jar_cookies: nullopt when the client has no jar (cookies then `{}`).
+// transport_decompressed: the transport asked for compression itself, so
+// Content-Encoding and Content-Length are dropped as fhttp drops them.
+Result<Response> build_response(Response base, const H1ResponseHead& head, const Url& final_url,
+                                std::string body, bool transport_decompressed,
+                                std::optional<std::vector<Cookie>> jar_cookies,
+                                const BodyDelivery& delivery);
+
+}  // namespace tlsc
