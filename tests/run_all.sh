@@ -28,7 +28,7 @@ build() {  # dir, extra cmake args... (TARGETS="a b" builds only those)
 }
 
 release() {
-  build "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+  build "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TESTS=ON &&
     (cd "$root/build" && ctest --output-on-failure --timeout 900)
 }
 
