@@ -53,3 +53,14 @@ nginx_site() {
   printf '%s\n' "$2" > "$dir/www/index.html"
   python3 -c "print('compressible line of text\n' * 2000, end='')" > "$dir/www/big.txt"
 }
+
+# run_nginx DIR PORT: starts nginx on DIR/nginx.conf, removes DIR when done,
+# and speaks the start-up protocol (announce_and_wait).
+run_nginx() {
+  local dir=$1 port=$2 nginx_bin
+  nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+  "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
+  local pid=$!
+  trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+  announce_and_wait "$pid" "$port"
+}

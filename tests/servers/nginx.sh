@@ -4,7 +4,6 @@
 # connection reuse. Prints {"port":N}; stops when stdin closes.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 dir=$(mktemp -d /tmp/tlsc-nginx.XXXXXX)
 nginx_site "$dir" "hello from nginx"
 port=$(free_port)
@@ -18,7 +17,4 @@ port=$(free_port)
 }
 CONF
 } > "$dir/nginx.conf"
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
-announce_and_wait "$pid" "$port"
+run_nginx "$dir" "$port"

@@ -9,7 +9,6 @@
 set -euo pipefail
 protocols="$1" cert="$2" key="$3"
 source "$(dirname "$0")/lib.sh"
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 dir=$(mktemp -d /tmp/tlsc-nginx-tls.XXXXXX)
 nginx_site "$dir" "hello from nginx over tls"
 port=$(free_port)
@@ -32,7 +31,4 @@ port=$(free_port)
 }
 CONF
 } > "$dir/nginx.conf"
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
-announce_and_wait "$pid" "$port"
+run_nginx "$dir" "$port"
