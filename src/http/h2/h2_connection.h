@@ -59,6 +59,8 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   void close(const std::string& reason);
 
   const std::string& pool_key() const { return pool_key_; }
+  // The origin slot (maxConnsPerHost) this connection holds while it lives.
+  void attach_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
   size_t open_requests() const { return exchanges_.size(); }
 
   void on_stream_data(std::string_view data) override;
@@ -84,6 +86,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   Reactor& reactor_;
   std::unique_ptr<Stream> stream_;
   std::string pool_key_;
+  std::shared_ptr<void> slot_;
   H2Limits limits_;
   Retired retired_;
   nghttp2_session* session_ = nullptr;
