@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include "support.h"
 
@@ -36,4 +37,24 @@ TEST_CASE("maxConnsPerHost: requests beyond it wait for a connection, none fail"
   CHECK(done == ids.size());
   CHECK(ports.size() <= 2);  // never more than two connections to the host
   itest::call_fn(lib().destroySession, session);
+}
+
+TEST_CASE("idleConnTimeout: an idle keep-alive connection is closed after it, kept before", "[h1][transport]") {
+  auto port_of = [](const std::string& session, json transport) {
+    json r = itest::call({{"requestUrl", h1_servers().http + "/port-after/0"}, {"requestMethod", "GET"},
+                          {"sessionId", session}, {"transportOptions", transport}});
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    return r["body"].get<std::string>();
+  };
+  json short_idle = {{"idleConnTimeout", 200000000}};  // Go's time.Duration: 200 ms
+  std::string first = port_of("idle-short", short_idle);
+  CHECK(port_of("idle-short", short_idle) == first);  // reused while fresh
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CHECK(port_of("idle-short", short_idle) != first);  // closed while idle: a new connection
+  std::string kept = port_of("idle-default", json::object());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CHECK(port_of("idle-default", json::object()) == kept);  // Go's default is 90 s
+  itest::call_fn(lib().destroySession, {{"sessionId", "idle-short"}});
+  itest::call_fn(lib().destroySession, {{"sessionId", "idle-default"}});
 }
