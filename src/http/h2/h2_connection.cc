@@ -341,8 +341,10 @@ void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error
   std::unique_ptr<Exchange> e = std::move(it->second);
   exchanges_.erase(it);
   if (exchanges_.empty()) {
-    if (limits_.single_use) {
+    if (limits_.single_use || retired_once_) {
+      // Nothing more will use it (one request only, or after a GOAWAY).
       retire();
+      close_when_unwound();
     } else {
       arm_idle_timer();
     }
@@ -408,16 +410,18 @@ void H2Connection::retire() {
     reactor_.cancel_timer(idle_timer_);
     idle_timer_ = 0;
   }
-  if (exchanges_.empty() && !dead_ && stream_) {
-    // Nothing left to wait for: close once the current call unwinds.
-    std::weak_ptr<H2Connection> weak = weak_from_this();
-    reactor_.post([weak] {
-      if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
-    });
-  }
+  if (exchanges_.empty()) close_when_unwound();
   auto retired = std::move(retired_);
   retired_ = nullptr;
   if (retired) retired(this);
+}
+
+void H2Connection::close_when_unwound() {
+  if (dead_ || !stream_) return;
+  std::weak_ptr<H2Connection> weak = weak_from_this();
+  reactor_.post([weak] {
+    if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
+  });
 }
 
 void H2Connection::flush() {

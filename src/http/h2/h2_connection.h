@@ -79,6 +79,8 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   void fail_all(const Error& error, bool retryable_if_unanswered);
   void finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable);
   void retire();
+  // Closes after the current call returns, if no request is open by then.
+  void close_when_unwound();
   void arm_idle_timer();
   void arm_health_timer();
   void on_health_check();
