@@ -75,6 +75,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
 
   std::optional<Error> start(const H2Fingerprint& fingerprint);
   void flush();
+  void schedule_flush();
   void release_later(std::shared_ptr<H2Connection> keep);
   void fail_all(const Error& error, bool retryable_if_unanswered);
   void finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable);
@@ -96,6 +97,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   std::unordered_map<int32_t, std::unique_ptr<Exchange>> exchanges_;
   int callback_depth_ = 0;  // nghttp2 forbids mem_send inside its callbacks
   bool flush_pending_ = false;
+  bool flush_scheduled_ = false;
   bool going_away_ = false;
   bool dead_ = false;
   bool retired_once_ = false;
