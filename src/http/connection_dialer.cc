@@ -7,8 +7,15 @@
 namespace tlsc {
 
 std::string origin_key(const Url& url) {
-  std::string key = url.scheme + "://" + url.host();
-  if (url.port.empty()) key += ":" + std::to_string(url.effective_port());
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+  // operator+ chains of std::string here.
+  std::string key = url.scheme;
+  key += "://";
+  key += url.host();
+  if (url.port.empty()) {
+    key += ':';
+    key += std::to_string(url.effective_port());
+  }
   return key;
 }
 
