@@ -3,7 +3,9 @@
 #include <vector>
 
 #include "http/transaction.h"
+#include "profiles/registry.h"
 #include "tls/spec_apply.h"
+#include "tls/spec_options.h"
 
 namespace tlsc {
 namespace {
@@ -49,7 +51,11 @@ Result<TlsContext*> Session::tls_context() {
     t.insecure_skip_verify = o.insecure_skip_verify;
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
-    t.spec = restrict_to_http1(o.custom_spec ? *o.custom_spec : builtin_client_hello_spec(o.profile));
+    SpecOptions so{.force_http1 = o.force_http1,
+                   .disable_http3 = o.disable_http3,
+                   .random_extension_order = o.random_tls_extension_order};
+    t.spec = restrict_to_http1(
+        apply_spec_options(o.custom_spec ? *o.custom_spec : find_profile(o.profile).tls, so));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();
     tls_ = std::move(*made);

@@ -12,13 +12,6 @@
 
 namespace tlsc {
 
-// The built-in spec for a profile identifier; every identifier maps to
-// chrome_133 until the profiles work adds the others as data.
-const ClientHelloSpec& builtin_client_hello_spec(std::string_view profile);
-
-// Parses a profile file's "tls" object (profiles/*.json).
-Result<ClientHelloSpec> spec_from_profile_json(std::string_view json_text);
-
 // What this build can speak: HTTP/1.1 only until HTTP/2 lands, so "h2"
 // leaves ALPN and takes its ALPS extension with it.
 ClientHelloSpec restrict_to_http1(ClientHelloSpec spec);
