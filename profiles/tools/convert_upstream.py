@@ -447,14 +447,17 @@ def http_blocks(prof, notes):
     else:
         notes.append("http2: no settings in upstream's profile (tls-client then sends its own default map "
                      "in Go map order)")
-    h2["connection_flow"] = k.get("connectionFlow") or 0
+    # fhttp's defaults spelled out where upstream leaves a field unset
+    # (SCHEMA.md): a 15663105 connection WINDOW_UPDATE, and HEADERS
+    # priority exclusive on stream 0 with weight 256 (Weight 255).
+    h2["connection_flow"] = k.get("connectionFlow") or 15663105
     h2["priority_frames"] = []
     for p in elems(k.get("priorities")):
         pf = fields(p, "Priority")
         pr = priority(pf.get("PriorityParam"))
         h2["priority_frames"].append({"stream_id": pf.get("StreamID", 0), **pr})
     hp = k.get("headerPriority")
-    h2["header_priority"] = None if hp is None else priority(hp)
+    h2["header_priority"] = {"depends_on": 0, "exclusive": True, "weight": 256} if hp is None else priority(hp)
     pho = k.get("pseudoHeaderOrder")
     h2["pseudo_header_order"] = elems(pho) if pho is not None else []
     if pho is None:
