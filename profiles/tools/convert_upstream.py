@@ -100,6 +100,13 @@ class Upstream:
             self.decls["vars"].update(d["vars"])
             self.decls["funcs"].update(d["funcs"])
         self._utls_specs = self._load_utls_specs()
+        # Which utls the mirror is, and which one tls-client builds with:
+        # built-in ClientHelloIDs come from the former.
+        tags = subprocess.run(["git", "-C", utls, "tag", "--points-at", "HEAD"], capture_output=True,
+                              text=True).stdout.split()
+        self.utls_version = tags[0] if tags else git_head(utls)[:12]
+        m = re.search(r"github.com/bogdanfinn/utls (\S+)", git_show(tls_client, "go.mod"))
+        self.utls_pinned = m.group(1) if m else "an unknown version"
         self._profiles = {}
 
     # --- utls built-in ClientHelloIDs -------------------------------------
@@ -138,7 +145,9 @@ class Upstream:
         expr = self._utls_specs[s]
         if isinstance(expr, tuple):
             raise ValueError(f"utls {id_name}: spec is shuffled by utls itself (not modelled)")
-        return self.eval(expr, {}, "tls"), f"utls {id_name} ({s})"
+        return self.eval(expr, {}, "tls"), (f"utls {id_name} ({s}) as the mirrored utls defines it "
+                                             f"({self.utls_version}; tls-client pins {self.utls_pinned}, "
+                                             "whose built-in specs we could not read)")
 
     def utls_func(self, name):
         src = git_show(self.utls_repo, "u_ech.go")
