@@ -528,12 +528,6 @@ def main():
             doc["allow_http"] = allow_http
             exp = expected_mod.expected_wire(spec, sni=args.sni)
             exp["name"] = name
-            # What this build sends until HTTP/2 lands (restrict_to_http1):
-            # the tests compare against this while it is here.
-            until = expected_mod.expected_wire(expected_mod.restrict_http1(spec), sni=args.sni)
-            diff = {k: until.get(k) for k in sorted(set(until) | set(exp) - {"name"}) if exp.get(k) != until.get(k)}
-            if diff:
-                exp["until_http2"] = diff
             exp["source"] = doc["comment"]
         except Exception as e:  # one report per profile, then fail
             failures.append(f"{name} ({var}): {e}")

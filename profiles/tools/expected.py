@@ -156,30 +156,3 @@ def _product(lists):
         for rest in _product(lists[1:]):
             yield (x,) + rest
 
-
-def restrict_http1(spec):
-    """The spec as this build still sends it until HTTP/2 lands
-    (src/tls/spec_apply.cc restrict_to_http1): "h2" leaves ALPN (http/1.1
-    alone if nothing is left), ALPS keeps only protocols still in ALPN, and
-    the ALPS extension goes when it keeps none. Delete with that function."""
-    exts = []
-    alpn = None
-    for typ, f in spec["extensions"]:
-        if typ == "ALPNExtension":
-            protos = list(f.get("AlpnProtocols") or [])
-            kept = [p for p in protos if p != "h2"]
-            if not kept and "h2" in protos:
-                kept = ["http/1.1"]
-            alpn = kept
-    out = []
-    for typ, f in spec["extensions"]:
-        f = dict(f)
-        if typ == "ALPNExtension":
-            f["AlpnProtocols"] = alpn
-        elif typ in ("ApplicationSettingsExtension", "ApplicationSettingsExtensionNew"):
-            kept = [p for p in (f.get("SupportedProtocols") or []) if alpn is not None and p in alpn]
-            if not kept:
-                continue
-            f["SupportedProtocols"] = kept
-        out.append((typ, f))
-    return {"ciphers": spec["ciphers"], "extensions": out}

@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "http/transaction.h"
@@ -8,6 +9,7 @@
 #include "tls/spec_options.h"
 
 namespace tlsc {
+
 namespace {
 
 PoolLimits limits_from(const TransportOptionsInput& t) {
@@ -19,6 +21,7 @@ PoolLimits limits_from(const TransportOptionsInput& t) {
     l.idle_timeout = std::chrono::milliseconds(*t.idle_conn_timeout_ns / 1000000);
   }
   if (t.disable_keep_alives) l.max_idle_per_host = 0;
+  if (t.max_conns_per_host > 0) l.max_conns_per_host = static_cast<size_t>(t.max_conns_per_host);
   return l;
 }
 
@@ -51,11 +54,9 @@ Result<TlsContext*> Session::tls_context() {
     t.insecure_skip_verify = o.insecure_skip_verify;
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
-    SpecOptions so{.force_http1 = o.force_http1,
-                   .disable_http3 = o.disable_http3,
-                   .random_extension_order = o.random_tls_extension_order};
-    t.spec = restrict_to_http1(
-        apply_spec_options(o.custom_spec ? *o.custom_spec : find_profile(o.profile).tls, so));
+    SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
+    t.spec = apply_spec_options(o.custom_spec ? *o.custom_spec : find_profile(o.profile).tls, so);
+    if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();
     tls_ = std::move(*made);
@@ -63,12 +64,28 @@ Result<TlsContext*> Session::tls_context() {
   return tls_.get();
 }
 
+Result<const H2Fingerprint*> Session::h2_fingerprint() {
+  if (!h2_) {
+    ClientOptions o = options();
+    if (o.custom_tls_client) {
+      h2_ = h2_fingerprint_from_custom(*o.custom_tls_client);
+    } else {
+      const Profile& profile = find_profile(o.profile);
+      auto f = h2_fingerprint_from_json(profile.http2, profile.allow_http);
+      if (!f) return f.error();
+      h2_ = std::move(*f);
+    }
+  }
+  return &*h2_;
+}
+
 void Session::close_on_loop(const std::string& reason) {
   closed_ = true;
-  pool_.close_all();
-  // cancel() removes the transaction from the set.
+  // cancel() removes the transaction from the set. Requests go first, so
+  // they end with the reason rather than with their connection's close.
   std::vector<Transaction*> victims(in_flight_.begin(), in_flight_.end());
   for (Transaction* t : victims) t->cancel(reason);
+  pool_.close_all();
 }
 
 }  // namespace tlsc

@@ -15,8 +15,7 @@ std::string length_prefixed_u8(const std::vector<uint8_t>& values) {
 }  // namespace
 
 ClientHelloSpec restrict_to_http1(ClientHelloSpec spec) {
-  bool had_h2 = std::erase(spec.alpn, std::string("h2")) > 0;
-  if (spec.alpn.empty() && had_h2) spec.alpn = {"http/1.1"};
+  if (!spec.alpn.empty()) spec.alpn = {"http/1.1"};
   std::erase_if(spec.alps, [&](const std::string& p) {
     return std::find(spec.alpn.begin(), spec.alpn.end(), p) == spec.alpn.end();
   });

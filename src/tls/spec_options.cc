@@ -5,11 +5,6 @@
 namespace tlsc {
 
 ClientHelloSpec apply_spec_options(ClientHelloSpec spec, const SpecOptions& o) {
-  // utls (applyPresetByID): with forceHttp1 the ALPN extension, if the spec
-  // has one, carries http/1.1 alone; ALPS is left as the spec has it.
-  if (o.force_http1 && std::find(spec.extensions.begin(), spec.extensions.end(), ext::alpn) != spec.extensions.end()) {
-    spec.alpn = {"http/1.1"};
-  }
   // disableHttp3 reaches UClient in the utls tls-client pins (v1.7.7);
   // our mirror of utls predates it. We take it to drop "h3" from ALPN and
   // ALPS (HTTP/3 is never offered over TCP then), and drop ALPS if nothing

@@ -1,5 +1,6 @@
 // The request options that change a profile's ClientHello, as upstream's
-// utls UClient applies them to every spec (built-in or customTlsClient).
+// utls UClient applies them to every spec (built-in or customTlsClient);
+// forceHttp1 is restrict_to_http1 (spec_apply.h).
 #pragma once
 
 #include "tls/client_hello_spec.h"
@@ -7,7 +8,6 @@
 namespace tlsc {
 
 struct SpecOptions {
-  bool force_http1 = false;        // forceHttp1: ALPN becomes ["http/1.1"]
   bool disable_http3 = false;      // disableHttp3: "h3" leaves ALPN and ALPS
   bool random_extension_order = false;  // withRandomTLSExtensionOrder
 };

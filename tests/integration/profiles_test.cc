@@ -43,14 +43,6 @@ std::map<std::string, json> load_expected() {
     if (e.path().extension() != ".json") continue;
     std::ifstream f(e.path());
     json j = json::parse(f);
-    // This build still sends HTTP/1.1 only (restrict_to_http1 in
-    // session.cc); the generator says what that changes. Goes with it.
-    if (j.contains("until_http2")) {
-      for (auto& [k, v] : j["until_http2"].items()) {
-        if (v.is_null()) j.erase(k);  // not sent at all in this build
-        else j[k] = v;
-      }
-    }
     out[j["name"].get<std::string>()] = j;
   }
   return out;
@@ -264,11 +256,14 @@ TEST_CASE("profiles: forceHttp1 and disableHttp3 change ALPN and ALPS as upstrea
   request(cap.url(), {{"tlsClientIdentifier", "chrome_133"}, {"disableHttp3", true}});
   auto r = cap.records();
   REQUIRE(r.size() == 2);
+  // forceHttp1: http/1.1 alone; ALPS keeps only what ALPN still offers
+  // (restrict_to_http1), so chrome_133's h3,h2 ALPS goes.
   CHECK(r[0]["alpn"] == json::array({"http/1.1"}));
-  // disableHttp3: no h3 anywhere; h2 also goes in this HTTP/1.1-only build,
-  // and ALPS with it.
-  CHECK(r[1]["alpn"] == json::array({"http/1.1"}));
-  CHECK(r[1]["alps"] == json::array());
+  CHECK(r[0]["alps"] == json::array());
+  // disableHttp3: h3 leaves ALPN and ALPS, the rest stays.
+  CHECK(r[1]["alpn"] == json::array({"h2", "http/1.1"}));
+  CHECK(r[1]["alps"] == json::array({"h2"}));
+  CHECK(r[1]["alps_codepoint"] == 17613);
 }
 
 TEST_CASE("profiles: *_PSK profiles resume on the session's second connection with pre_shared_key last", "[profiles][psk]") {

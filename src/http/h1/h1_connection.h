@@ -5,25 +5,11 @@
 #include <memory>
 #include <string>
 
+#include "http/exchange_observer.h"
 #include "http/h1/response_parser.h"
 #include "net/stream.h"
 
 namespace tlsc {
-
-class H1ExchangeObserver {
- public:
-  virtual void on_h1_head(const H1ResponseHead& head) = 0;
-  virtual void on_h1_body(std::string_view bytes) = 0;
-  // The response is complete. The observer may hand the connection back to
-  // the pool from inside this call.
-  virtual void on_h1_complete() = 0;
-  // received_nothing: not one response byte arrived, so a request on a
-  // reused connection may be retried on a new one (Go does the same).
-  virtual void on_h1_error(const Error& error, bool received_nothing) = 0;
-
- protected:
-  ~H1ExchangeObserver() = default;
-};
 
 class H1Connection final : public StreamObserver {
  public:
@@ -32,7 +18,7 @@ class H1Connection final : public StreamObserver {
 
   void start_exchange(std::string_view request_bytes, std::string_view method,
                       size_t max_header_bytes, size_t read_buffer_size,
-                      H1ExchangeObserver* observer);
+                      ExchangeObserver* observer);
   // The observer gives up (timeout, cancel): the connection cannot be reused.
   void abandon();
   // Can carry another request: last response complete, keep-alive, no stray
@@ -40,6 +26,8 @@ class H1Connection final : public StreamObserver {
   bool reusable() const;
   bool was_used() const { return exchanges_ > 0; }
   const std::string& pool_key() const { return pool_key_; }
+  // The origin slot (maxConnsPerHost) this connection holds while it lives.
+  void attach_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
   Stream& stream() { return *stream_; }
 
   void on_stream_data(std::string_view data) override;
@@ -48,8 +36,9 @@ class H1Connection final : public StreamObserver {
  private:
   std::unique_ptr<Stream> stream_;
   std::string pool_key_;
+  std::shared_ptr<void> slot_;
   std::unique_ptr<H1ResponseParser> parser_;
-  H1ExchangeObserver* observer_ = nullptr;
+  ExchangeObserver* observer_ = nullptr;
   std::string body_scratch_;
   bool received_any_ = false;
   bool broken_ = false;
