@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/base64.h"
@@ -126,9 +127,17 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
     SSL_CTX_set_cert_store(c->ctx_.get(), store);
     SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, nullptr);
   }
-  // Tickets from this session's servers resume its next connections.
-  SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
-  SSL_CTX_sess_set_new_cb(c->ctx_.get(), &TlsContext::on_new_session);
+  // Tickets from this session's servers resume its next connections, for
+  // specs that list pre_shared_key: upstream gives a session cache only to
+  // those (supportsSessionResumption); the others never resume, TLS 1.2
+  // tickets included.
+  const auto& exts = c->options_.spec.extensions;
+  if (std::find(exts.begin(), exts.end(), ext::pre_shared_key) != exts.end()) {
+    SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
+    SSL_CTX_sess_set_new_cb(c->ctx_.get(), &TlsContext::on_new_session);
+  } else {
+    SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_OFF);
+  }
   return c;
 }
 
