@@ -22,6 +22,11 @@
 //   GET  /reset              the stream is reset with INTERNAL_ERROR
 //   GET  /refuse?key=K       the first request for each K is reset with
 //                            REFUSED_STREAM, later ones answer "attempt N"
+//   POST /early              "early answer" before the body is read, then
+//                            RST_STREAM NO_ERROR
+//   GET  /trailers           "body before trailers", then trailers
+//   GET  /kill               no answer: the session is destroyed (TCP closed
+//                            without GOAWAY) 50 ms later
 //   GET  /stats              {"sessions","open","maxActive","streams"}
 //   GET  /session?id=S       {"open","closedAgoMs","idleMsBeforeClose"} of session S
 const fs = require('fs');
@@ -107,6 +112,19 @@ function makeServer(name, opts) {
         'content-length': String(Buffer.byteLength(body)) }, base));
       stream.end(body);
     };
+    if (url.pathname === '/early') {
+      // Answers before reading the body, then resets the stream with
+      // NO_ERROR: the client must keep the answer (RFC 9113 section 8.1).
+      stream.respond(Object.assign({ ':status': 200, 'content-type': 'text/plain' }, base));
+      stream.end('early answer');
+      stream.on('finish', () => stream.close(http2.constants.NGHTTP2_NO_ERROR));
+      return;
+    }
+    if (url.pathname === '/kill') {
+      // The TCP connection dies under the request: no GOAWAY, no answer.
+      setTimeout(() => session.destroy(), 50);
+      return;
+    }
     const chunks = [];
     let size = 0;
     const hash = crypto.createHash('sha256');
@@ -139,6 +157,11 @@ function makeServer(name, opts) {
           };
           return pump();
         }
+        case '/trailers':
+          stream.respond(Object.assign({ ':status': 200, 'content-type': 'text/plain' }, base),
+            { waitForTrailers: true });
+          stream.on('wantTrailers', () => stream.sendTrailers({ 'x-checksum': 'abc123' }));
+          return stream.end('body before trailers');
         case '/echo':
           return send(200, Buffer.concat(chunks), headers['content-type']);
         case '/upload':
