@@ -4,13 +4,14 @@
 //
 //   node node_h2_server.js --cert C.pem --key K.pem
 //
-// Starts three servers and prints {"main":N,"small":M,"goaway":G} once all
+// Starts four servers and prints {"main","small","goaway","smallGoaway"} (ports) once all
 // listen; stops when stdin closes (and after 600 s regardless).
 //   main    default settings
 //   small   SETTINGS_MAX_CONCURRENT_STREAMS 10
 //   goaway  every session sends GOAWAY after its 100th stream: the streams
 //           above it are refused (never processed) and the session closes
 //           once the 100 are answered
+//   smallGoaway  both: 10 streams at a time, GOAWAY after 25
 //
 // Paths (every answer carries x-session, the serial number of the HTTP/2
 // session (= TCP connection) on its server, and x-stream, the stream id):
@@ -22,12 +23,14 @@
 //   GET  /reset              the stream is reset with INTERNAL_ERROR
 //   GET  /refuse?key=K       the first request for each K is reset with
 //                            REFUSED_STREAM, later ones answer "attempt N"
+//                            (POST: "attempt N: <body>")
 //   POST /early              "early answer" before the body is read, then
 //                            RST_STREAM NO_ERROR
 //   GET  /trailers           "body before trailers", then trailers
 //   GET  /kill               no answer: the session is destroyed (TCP closed
 //                            without GOAWAY) 50 ms later
-//   GET  /stats              {"sessions","open","maxActive","streams"}
+//   GET  /stats              {"sessions","open","maxActive","streams",
+//                            "clientResets": {rst code: count of streams the client reset}}
 //   GET  /session?id=S       {"open","closedAgoMs","idleMsBeforeClose"} of session S
 const fs = require('fs');
 const http2 = require('http2');
@@ -59,7 +62,7 @@ function pattern(bytes) {
 }
 
 function makeServer(name, opts) {
-  const st = { sessions: 0, open: 0, maxActive: 0, streams: 0, byId: new Map(), refused: new Map() };
+  const st = { sessions: 0, open: 0, maxActive: 0, streams: 0, byId: new Map(), refused: new Map(), clientResets: {} };
   const server = http2.createSecureServer({
     cert, key,
     allowHTTP1: false,
@@ -89,6 +92,7 @@ function makeServer(name, opts) {
     info.last = Date.now();
     if (opts.goawayAfter) {
       if (info.goawayAt !== undefined && stream.id > info.goawayAt) {
+        stream.tlscServerReset = true;
         stream.close(NGHTTP2_REFUSED_STREAM);
         return;
       }
@@ -101,7 +105,11 @@ function makeServer(name, opts) {
     }
     info.active++;
     if (info.active > st.maxActive) st.maxActive = info.active;
-    stream.on('close', () => { info.active--; info.last = Date.now(); });
+    stream.on('close', () => {
+      info.active--;
+      info.last = Date.now();
+      if (stream.rstCode && !stream.tlscServerReset) st.clientResets[stream.rstCode] = (st.clientResets[stream.rstCode] || 0) + 1;
+    });
 
     const url = new URL(headers[':path'], 'https://x');
     const method = headers[':method'];
@@ -167,17 +175,21 @@ function makeServer(name, opts) {
         case '/upload':
           return send(200, JSON.stringify({ bytes: size, sha256: hash.digest('hex') }), 'application/json');
         case '/reset':
+          stream.tlscServerReset = true;
           return stream.close(NGHTTP2_INTERNAL_ERROR);
         case '/refuse': {
           const k = url.searchParams.get('key') || '';
           const n = (st.refused.get(k) || 0) + 1;
           st.refused.set(k, n);
-          if (n === 1) return stream.close(NGHTTP2_REFUSED_STREAM);
-          return send(200, `attempt ${n}`);
+          if (n === 1) {
+            stream.tlscServerReset = true;
+            return stream.close(NGHTTP2_REFUSED_STREAM);
+          }
+          return send(200, method === 'POST' ? `attempt ${n}: ${Buffer.concat(chunks)}` : `attempt ${n}`);
         }
         case '/stats':
           return send(200, JSON.stringify({ sessions: st.sessions, open: st.open, maxActive: st.maxActive,
-            streams: st.streams }), 'application/json');
+            streams: st.streams, clientResets: st.clientResets }), 'application/json');
         case '/session': {
           const s = st.byId.get(Number(url.searchParams.get('id')));
           if (!s) return send(404, 'no such session');
@@ -199,6 +211,7 @@ const servers = {
   main: makeServer('main', {}),
   small: makeServer('small', { settings: { maxConcurrentStreams: 10 } }),
   goaway: makeServer('goaway', { goawayAfter: 100 }),
+  smallGoaway: makeServer('smallGoaway', { settings: { maxConcurrentStreams: 10 }, goawayAfter: 25 }),
 };
 const ports = {};
 let pending = Object.keys(servers).length;
