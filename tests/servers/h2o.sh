@@ -3,6 +3,7 @@
 # h2_docroot files (hello.txt, big.bin); mruby handlers answer
 #   POST /echo    the request body
 #   POST /upload  the size of the request body, in decimal
+#   GET  /conn    the client's port: one per TCP connection
 # Usage: h2o.sh CERT KEY
 # Prints {"port":N}; stops when stdin closes.
 set -euo pipefail
@@ -38,6 +39,11 @@ hosts:
           Proc.new do |env|
             body = env["rack.input"] ? env["rack.input"].read : ""
             [200, {"content-type" => "text/plain"}, [body.bytesize.to_s]]
+          end
+      /conn:
+        mruby.handler: |
+          Proc.new do |env|
+            [200, {"content-type" => "text/plain"}, [env["REMOTE_PORT"].to_s]]
           end
       /:
         file.dir: $dir/www
