@@ -25,6 +25,8 @@ listen:
   ssl:
     certificate-file: $cert
     key-file: $key
+    # No OCSP fetcher: there is no OCSP responder here.
+    ocsp-update-interval: 0
 hosts:
   "127.0.0.1:$port":
     paths:
@@ -50,5 +52,8 @@ hosts:
 CONF
 /usr/bin/h2o -c "$dir/h2o.conf" >/dev/null 2>&1 &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; rm -rf '$dir'; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 announce_and_wait "$pid" "$port"

@@ -15,5 +15,8 @@ h2_docroot "$dir/www" nghttpd
 port=$(free_port)
 /usr/sbin/nghttpd -a 127.0.0.1 -d "$dir/www" --echo-upload "$@" "$port" "$key" "$cert" >/dev/null 2>&1 &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; rm -rf '$dir'; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 announce_and_wait "$pid" "$port"

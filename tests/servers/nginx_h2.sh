@@ -49,7 +49,10 @@ CONF
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; rm -rf '$dir'; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 for _ in $(seq 1 200); do
   (exec 3<>/dev/tcp/127.0.0.1/$goaway) 2>/dev/null && break
   kill -0 "$pid" 2>/dev/null || break
