@@ -594,6 +594,23 @@ TEST_CASE("a fresh connection opens no more streams than the server allows", "[h
   itest::call_fn(lib().destroySession, {{"sessionId", "node-fresh-small"}});
 }
 
+TEST_CASE("node h2: the server's PING is answered mid-request", "[h2-interop][node]") {
+  json r = get(node_main() + "/ping");
+  INFO(r.dump());
+  CHECK(r["status"] == 200);
+  CHECK(r["body"] == "pong");
+}
+
+TEST_CASE("node h2: a 60 KiB response header arrives through CONTINUATION frames", "[h2-interop][node]") {
+  // About 45 KB of HPACK (Huffman): HEADERS and two CONTINUATIONs of 16 KB.
+  // (Node itself sends no header block above 64 KB.)
+  json r = get(node_main() + "/bigheader?kb=60");
+  INFO(r.dump().substr(0, 600));
+  REQUIRE(r["status"] == 200);
+  CHECK(r["body"] == "header of 61440");
+  CHECK(header(r, "X-Big") == std::string(61440, 'h'));
+}
+
 // ------------------------------------------------------------- nghttpd ----
 
 TEST_CASE("nghttpd: GET and POST over HTTP/2", "[h2-interop][nghttpd]") {

@@ -29,6 +29,9 @@
 //   GET  /trailers           "body before trailers", then trailers
 //   GET  /kill               no answer: the session is destroyed (TCP closed
 //                            without GOAWAY) 50 ms later
+//   GET  /ping               "pong" once the client answered a PING from the server
+//   GET  /bigheader?kb=N     an x-big header of N KiB (HEADERS + CONTINUATION;
+//                            Node sends no header block above 64 KB)
 //   GET  /stats              {"sessions","open","maxActive","streams",
 //                            "clientResets": {rst code: count of streams the client reset}}
 //   GET  /session?id=S       {"open","closedAgoMs","idleMsBeforeClose"} of session S
@@ -170,6 +173,14 @@ function makeServer(name, opts) {
             { waitForTrailers: true });
           stream.on('wantTrailers', () => stream.sendTrailers({ 'x-checksum': 'abc123' }));
           return stream.end('body before trailers');
+        case '/ping':
+          return session.ping((err, ms) => send(200, err ? `ping failed: ${err.message}` : 'pong'));
+        case '/bigheader': {
+          const n = Math.min(1000, Number(url.searchParams.get('kb') || 1)) * 1024;
+          stream.respond(Object.assign({ ':status': 200, 'content-type': 'text/plain',
+            'x-big': 'h'.repeat(n) }, base));
+          return stream.end(`header of ${n}`);
+        }
         case '/echo':
           return send(200, Buffer.concat(chunks), headers['content-type']);
         case '/upload':
