@@ -14,6 +14,7 @@ capture server binary). Exits non-zero on failure.
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,13 @@ def library_request(lib_path, url, headers):
 
 def test_url_only(lib_path, server):
     work = tempfile.mkdtemp(prefix="capture-tool-test-")
+    try:
+        url_only_in(work, lib_path, server)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def url_only_in(work, lib_path, server):
     out, data = os.path.join(work, "captured.json"), os.path.join(work, "data")
     tool = subprocess.Popen([sys.executable, TOOL, "--url-only", "--name", "captured_chrome_133", "--loads", "1",
                              "--timeout", "30", "--out", out, "--data", data, "--server", server],
