@@ -109,6 +109,7 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   bool owns_dial_ = false;       // other requests for the origin wait on our dial
   ConnectionPool::Slot slot_;    // maxConnsPerHost slot of our dial, until a connection takes it
   Reactor::TimerId timeout_timer_ = 0;
+  Reactor::TimerId retry_timer_ = 0;  // HTTP/2 backoff before a retry
 
   // Current response.
   ResponseHead head_;

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "tls/client_hello_spec.h"
