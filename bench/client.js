@@ -237,11 +237,13 @@ async function makeClient(name, inflight) {
     const c = await initCycleTLS({ port, executablePath, timeout: 20000 });
     for (const p of descendants()) startedChildren.add(p);
     const cy = spec.cycletls || {};
-    // HTTP/1.1 parts: forceHTTP1; h2: ALPN as the JA3 offers it (h2 first)
+    // HTTP/1.1 parts: forceHTTP1; h2: ALPN as the JA3 offers it (h2 first).
+    // cy.reuse: its enableConnectionReuse option (off by default)
     const opts = {
       ja3: cy.ja3, userAgent: cy.userAgent, forceHTTP1: !spec.h2, insecureSkipVerify: skip, timeout: 30,
       headers: { Accept: '*/*' }, responseType: 'text',
     };
+    if (cy.reuse) opts.enableConnectionReuse = true;
     return {
       version: pkgVersion('cycletls'),
       one: async () => {

@@ -73,6 +73,9 @@ const CFG = {
     burstSeconds: num('BENCH_H2_BURST_SECONDS', 30),
     rounds: num('BENCH_H2_ROUNDS', 2),
     maxStreams: num('BENCH_H2_MAX_STREAMS', 0), // 0: Node's default (no limit)
+    // cycletls's enableConnectionReuse (1: on): without it cycletls opens a
+    // new connection for every h2 request; with it, it multiplexes on one
+    cycletlsReuse: env('BENCH_H2_CYCLETLS_REUSE', '1') !== '0',
   },
 };
 const PARTS = new Set();
@@ -157,9 +160,12 @@ const fmt = {
   ratio: (a, b) => (a && b ? (a / b).toFixed(2) : '-'),
 };
 
-// a client that could not speak h2 to the h2-only server: every handshake
-// turned away for want of ALPN h2, no request answered
-const noH2 = (r) => !!(r && !r.error && r.server && r.server.unknownProtocol && !r.ok);
+// a client that could not speak h2 to the h2-only server: no request
+// answered, and handshakes turned away for want of ALPN h2 (a client that
+// offers no ALPN gets "unknownProtocol"; one that offers only http/1.1 a
+// no_application_protocol alert, a TLS error)
+const noH2 = (r) => !!(r && !r.error && r.server && !r.ok && (r.server.unknownProtocol
+  || (r.server.tlsErrors && /application protocol/i.test(r.server.firstTlsError || ''))));
 
 function cell(r, metric) {
   if (!r) return 'n/a';
@@ -420,7 +426,7 @@ async function partH2(lib, runs, certs) {
     tls: { caFile, cycletlsVerify: H.cycletlsVerify },
     profile: H.oursProfile,
     browser: { wreq: H.wreqBrowser, impit: H.impitBrowser },
-    cycletls: { ja3: H.cycletlsJa3, userAgent: H.cycletlsUserAgent },
+    cycletls: { ja3: H.cycletlsJa3, userAgent: H.cycletlsUserAgent, reuse: H2.cycletlsReuse },
   };
   const opts = { env: { SSL_CERT_FILE: caFile }, idleSockets: 0 };
   const measure = async (spec) => {
