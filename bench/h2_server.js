@@ -19,7 +19,8 @@
 // refused by Node's memory guard (its default, 10 MB, is a server policy,
 // not what this bench measures).
 // Plain-HTTP control port (127.0.0.1:Q):
-//   /_stats[?reset=1]  {requests (streams), inflight, peakInflight (streams
+//   /_stats[?reset=1]  (reset: also closes every connection still open)
+//                      {requests (streams), inflight, peakInflight (streams
 //                      in flight, all sessions), sessions (HTTP/2 sessions
 //                      started), openSessions, peakPerSession (most streams in
 //                      flight on one session), connections (TLS handshakes
@@ -65,8 +66,11 @@ function start({ certDir, leaf = 'good', port = 0, get = () => undefined }) {
     session.on('error', () => {});
     session.on('close', () => { sessions.delete(session); stats.openSessions--; });
   });
+  // streams of the current stats period (a reset starts a new one)
+  let period = 0;
   server.on('stream', (stream, headers) => {
     const session = stream.session;
+    const mine = period;
     stats.requests++;
     stats.inflight++;
     if (stats.inflight > stats.peakInflight) stats.peakInflight = stats.inflight;
@@ -75,7 +79,7 @@ function start({ certDir, leaf = 'good', port = 0, get = () => undefined }) {
     let timer = null;
     stream.on('error', () => {});
     stream.on('close', () => {
-      stats.inflight--;
+      if (mine === period) stats.inflight--;
       session.benchInflight--;
       if (timer) clearTimeout(timer);
       if (stream.rstCode && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) stats.streamResets++;
@@ -97,7 +101,17 @@ function start({ certDir, leaf = 'good', port = 0, get = () => undefined }) {
 
   const control = common.controlServer(
     () => Object.assign({}, stats, { protocols: Object.assign({}, stats.protocols), alpn: Object.assign({}, stats.alpn) }),
-    () => { Object.assign(stats, fresh(), { inflight: stats.inflight, openSockets: stats.openSockets, openSessions: stats.openSessions }); },
+    () => {
+      // The bench resets right before it starts a client, when the previous
+      // one has exited: whatever is still open is left over (a client whose
+      // process was killed mid-run may leave a socket the server stopped
+      // reading, in CLOSE-WAIT, with its streams open), so it goes, and its
+      // streams count no more.
+      period++;
+      for (const s of sessions) { try { s.destroy(); } catch { /* ignore */ } }
+      for (const s of sockets) s.destroy();
+      Object.assign(stats, fresh(), { openSockets: stats.openSockets, openSessions: stats.openSessions });
+    },
   );
 
   return Promise.all([common.listen(server, port), common.listen(control, 0)]).then(([p, q]) => ({
