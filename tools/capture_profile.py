@@ -448,11 +448,9 @@ def build_profile(name, conns, comment):
         tls["point_formats"] = b[11]["formats"]
     notes = []
     if 13 in b:
-        # A GREASE signature algorithm (Chrome 156 puts one first) is written
-        # as a fixed GREASE value: the spec has no per-connection GREASE here.
-        tls["signature_algorithms"] = ["0x0a0a" if is_grease(a) else cp(a) for a in b[13]["algorithms"]]
-        if any(is_grease(a) for a in b[13]["algorithms"]):
-            notes.append("The client GREASEs signature_algorithms per connection; the profile sends 0x0a0a there.")
+        # A GREASE signature algorithm (Chrome 156 puts one first): the
+        # library picks a fresh one per connection (BoringSSL patch 0027).
+        tls["signature_algorithms"] = [cp(a) for a in b[13]["algorithms"]]
     if 34 in b:
         tls["delegated_credential_algorithms"] = [cp(a) for a in b[34]["algorithms"]]
     if 43 in b:

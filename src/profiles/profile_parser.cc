@@ -166,7 +166,7 @@ ClientHelloSpec parse_tls(const json& tls) {
   s.share_x25519_key = boolean(tls, "share_x25519_key", w, false);
   if (tls.contains("point_formats")) s.point_formats = bytes_list(tls, "point_formats", w);
   else s.point_formats = {0};
-  s.signature_algorithms = code_points(tls, "signature_algorithms", w, false);
+  s.signature_algorithms = code_points(tls, "signature_algorithms", w);
   s.delegated_credential_algorithms = code_points(tls, "delegated_credential_algorithms", w, false);
   s.versions = code_points(tls, "versions", w);
   if (tls.contains("alpn")) s.alpn = protocols(tls, "alpn", w);
