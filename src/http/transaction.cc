@@ -172,7 +172,6 @@ void Transaction::begin_hop() {
   decode_error_.reset();
   following_redirect_ = false;
   redirect_to_.reset();
-  reused_connection_ = false;
 
   if (url_.scheme != "http" && url_.scheme != "https") {
     fail("unsupported protocol scheme \"" + url_.scheme + "\"");
@@ -256,7 +255,7 @@ void Transaction::acquire_connection() {
   }
   if (!session_->ephemeral()) {
     if (auto conn = pool.take(origin_)) {
-      send_on(std::move(conn), true);
+      send_on(std::move(conn));
       return;
     }
   }
@@ -328,7 +327,7 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
     end_own_dial(nullptr);
     auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), origin_);
     conn->attach_slot(std::move(slot_));
-    send_on(std::move(conn), false);
+    send_on(std::move(conn));
     return;
   }
   auto fingerprint = session_->h2_fingerprint();
@@ -359,9 +358,8 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
   end_own_dial(limits.single_use ? nullptr : conn);
 }
 
-void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
+void Transaction::send_on(std::unique_ptr<H1Connection> conn) {
   conn_ = std::move(conn);
-  reused_connection_ = reused;
   phase_ = Phase::headers;
   size_t max_header = options_.transport.max_response_header_bytes > 0
                           ? static_cast<size_t>(options_.transport.max_response_header_bytes)
