@@ -8,7 +8,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       catch2 nlohmann-json3-dev
       clang-14 libclang-rt-14-dev lld-14
       python3 zstd binutils openssl
-      golang-go patch perl gnutls-bin)
+      golang-go patch perl gnutls-bin
+      squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 # nginx is a test peer; any Debian flavour of it will do.

@@ -173,11 +173,6 @@ void Transaction::begin_hop() {
     fail("dial tcp: address " + url_.port + ": invalid port");
     return;
   }
-  if (!options_.proxy_url.empty()) {
-    fail("proxyconnect: proxies are not available in this build yet");
-    return;
-  }
-
   HeaderList headers = headers_;
   // The jar's cookies go after any Cookie header the caller set, as Go's
   // Request.AddCookie appends them.
@@ -228,9 +223,7 @@ void Transaction::begin_hop() {
   request_bytes_ = std::move(*bytes);
 
   if (!session_->ephemeral()) {
-    std::string key = url_.scheme + "://" + url_.host();
-    if (url_.port.empty()) key += ":" + std::to_string(url_.effective_port());
-    if (auto conn = session_->pool().take(key)) {
+    if (auto conn = session_->pool().take(pool_key())) {
       send_on(std::move(conn), true);
       return;
     }
@@ -238,9 +231,47 @@ void Transaction::begin_hop() {
   connect_new();
 }
 
+std::string Transaction::pool_key() const {
+  std::string key = url_.scheme + "://" + url_.host();
+  if (url_.port.empty()) key += ":" + std::to_string(url_.effective_port());
+  if (options_.proxy) {
+    key += " via " + options_.proxy->url + " #" + std::to_string(options_.proxy_generation);
+  }
+  return key;
+}
+
 void Transaction::connect_new() {
   phase_ = Phase::resolve;
   std::weak_ptr<Transaction> weak = weak_from_this();
+  if (options_.proxy) {
+    // Upstream dials every target through the proxy's tunnel, http:// ones
+    // too (its transports have no Proxy function, only the proxy dialer).
+    phase_ = Phase::connect;
+    ProxyDialOptions o;
+    o.families = options_.families;
+    o.local_address = options_.local_address;
+    o.connect_headers = options_.connect_headers;
+    // The request's network as upstream's roundTripper names it.
+    if (options_.families == AddressFamilies::ipv4_only) o.network = "tcp4";
+    if (options_.families == AddressFamilies::ipv6_only && url_.scheme == "https") o.network = "tcp6";
+    proxy_dialer_ = std::make_unique<ProxyDialer>(
+        ctx_.reactor, ctx_.resolver, *options_.proxy, url_.hostname, url_.effective_port(), std::move(o),
+        [weak](Result<std::unique_ptr<Stream>> stream) {
+          auto self = weak.lock();
+          if (!self) return;
+          // Not destroyed inside its own callback.
+          std::shared_ptr<ProxyDialer> doomed(std::move(self->proxy_dialer_));
+          self->ctx_.reactor.post([doomed] {});
+          if (self->phase_ != Phase::connect) return;
+          if (!stream) {
+            self->fail(stream.error().message);
+            return;
+          }
+          self->on_transport(std::move(*stream));
+        });
+    proxy_dialer_->start();
+    return;
+  }
   ctx_.resolver.resolve(
       url_.hostname, url_.effective_port(), options_.families,
       [weak](Result<std::vector<SocketAddress>> addrs) {
@@ -251,7 +282,7 @@ void Transaction::connect_new() {
           return;
         }
         self->phase_ = Phase::connect;
-        self->connector_ = std::make_unique<TcpConnector>(
+        self->connector_ = std::make_unique<DualStackConnector>(
             self->ctx_.reactor, std::move(*addrs), self->options_.local_address,
             [weak](Result<int> fd) {
               if (auto s = weak.lock()) s->on_connected(std::move(fd));
@@ -263,7 +294,7 @@ void Transaction::connect_new() {
 void Transaction::on_connected(Result<int> fd) {
   // Destroyed later: we are inside the connector's own callback.
   if (connector_) {
-    std::shared_ptr<TcpConnector> doomed(std::move(connector_));
+    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
     ctx_.reactor.post([doomed] {});
   }
   if (phase_ != Phase::connect) {
@@ -274,11 +305,13 @@ void Transaction::on_connected(Result<int> fd) {
     fail(fd.error().message);
     return;
   }
-  std::string key = url_.scheme + "://" + url_.host();
-  if (url_.port.empty()) key += ":" + std::to_string(url_.effective_port());
-  auto tcp = std::make_unique<TcpStream>(ctx_.reactor, *fd);
+  on_transport(std::make_unique<TcpStream>(ctx_.reactor, *fd));
+}
+
+void Transaction::on_transport(std::unique_ptr<Stream> transport) {
+  std::string key = pool_key();
   if (url_.scheme == "http") {
-    send_on(std::make_unique<H1Connection>(std::move(tcp), key), false);
+    send_on(std::make_unique<H1Connection>(std::move(transport), key), false);
     return;
   }
   auto tls_ctx = session_->tls_context();
@@ -294,7 +327,7 @@ void Transaction::on_connected(Result<int> fd) {
   phase_ = Phase::tls;
   std::string verify_name = options_.server_name_overwrite.empty() ? url_.hostname
                                                                     : options_.server_name_overwrite;
-  auto tls = std::make_unique<TlsStream>(ctx_.reactor, std::move(tcp), std::move(*ssl), *tls_ctx,
+  auto tls = std::make_unique<TlsStream>(ctx_.reactor, std::move(transport), std::move(*ssl), *tls_ctx,
                                          verify_name);
   TlsStream* raw = tls.get();
   // The stream waits in the transaction until its handshake is done.
@@ -502,7 +535,11 @@ void Transaction::complete(Response r) {
   }
   if (connector_) {
     connector_->cancel();
-    std::shared_ptr<TcpConnector> doomed(std::move(connector_));
+    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
+    ctx_.reactor.post([doomed] {});
+  }
+  if (proxy_dialer_) {
+    std::shared_ptr<ProxyDialer> doomed(std::move(proxy_dialer_));
     ctx_.reactor.post([doomed] {});
   }
   if (handshaking_stream_) {

@@ -15,6 +15,8 @@
 #include "http/h1/h1_connection.h"
 #include "http/response.h"
 #include "net/dns_resolver.h"
+#include "net/dual_stack_connector.h"
+#include "net/proxy/proxy_dialer.h"
 #include "net/tcp_stream.h"
 #include "session/session.h"
 
@@ -65,6 +67,12 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   void begin_hop();
   void connect_new();
   void on_connected(Result<int> fd);
+  // The connection carries the target's bytes now (TCP, or a proxy's
+  // tunnel): TLS for https, then the request.
+  void on_transport(std::unique_ptr<Stream> stream);
+  // Idle connections are shared by origin, proxy and proxy generation, so
+  // connections never mix proxies.
+  std::string pool_key() const;
   void send_on(std::unique_ptr<H1Connection> conn, bool reused);
   void release_connection(bool reusable);
   void after_response();
@@ -93,7 +101,8 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   int redirects_ = 0;
   std::string request_bytes_;
   std::unique_ptr<H1Connection> conn_;
-  std::unique_ptr<TcpConnector> connector_;
+  std::unique_ptr<DualStackConnector> connector_;
+  std::unique_ptr<ProxyDialer> proxy_dialer_;
   std::unique_ptr<Stream> handshaking_stream_;
   Reactor::TimerId timeout_timer_ = 0;
 
