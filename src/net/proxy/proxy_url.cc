@@ -94,7 +94,7 @@ Result<ProxyEndpoint> parse_proxy_url(std::string_view text) {
   p.hostname = u.hostname;
   if (u.scheme == "http" || u.scheme == "https") {
     p.kind = u.scheme == "http" ? ProxyKind::http : ProxyKind::https;
-    std::string_view port = u.port.empty() ? (u.scheme == "http" ? "80" : "443") : u.port;
+    std::string port = u.port.empty() ? (u.scheme == "http" ? "80" : "443") : u.port;
     p.host_port = join_host_port(u.hostname, port);
   } else if (u.scheme == "socks4" || u.scheme == "socks4a" || u.scheme == "socks5" ||
              u.scheme == "socks5h") {
