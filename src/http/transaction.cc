@@ -319,7 +319,7 @@ void Transaction::on_transport(std::unique_ptr<Stream> transport) {
     fail(tls_ctx.error().message);
     return;
   }
-  auto ssl = (*tls_ctx)->new_connection(url_.hostname, url_.effective_port());
+  auto ssl = (*tls_ctx)->new_connection(url_.hostname, url_.effective_port(), options_.proxy_generation);
   if (!ssl) {
     fail(ssl.error().message);
     return;

@@ -284,6 +284,21 @@ TEST_CASE("proxy: a session's proxy changes with the request; rotation opens a c
   }
   CHECK(conns.size() == 3);
   CHECK(count(read_file(log_a), "CONNECT ") == 1 + 3);
+
+  // TLS tickets: a session resumes through the same proxy, but never
+  // across a rotation (upstream starts a new ticket cache per transport).
+  auto reused = [&](const std::string& sid, bool rotating) {
+    json extra = {{"sessionId", sid}, {"tlsClientIdentifier", "chrome_133_PSK"},
+                  {"transportOptions", {{"disableKeepAlives", true}}}, {"isRotatingProxy", rotating}};
+    json first = get(https_url(), "http://" + a.addr(), extra);
+    json second = get(https_url(), "http://" + a.addr(), extra);
+    REQUIRE(first["status"] == 200);
+    REQUIRE(second["status"] == 200);
+    CHECK(first["headers"]["X-Reused"][0] == ".");
+    return second["headers"]["X-Reused"][0].get<std::string>();
+  };
+  CHECK(reused("proxy-tickets", false) == "r");
+  CHECK(reused("proxy-tickets-rotating", true) == ".");
   std::remove(log_a.c_str());
   std::remove(log_b.c_str());
 }
