@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/boringssl/build.sh" >/dev/null
+bash "$root/packaging/nghttp2/build.sh" >/dev/null
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build" --target tls-client
 lib="$root/build/libtls-client.so"

@@ -4,11 +4,12 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 pkgs=(build-essential cmake ninja-build pkg-config git
-      libc-ares-dev libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev
+      libc-ares-dev zlib1g-dev libbrotli-dev libzstd-dev
       catch2 nlohmann-json3-dev
       clang-14 libclang-rt-14-dev lld-14
       python3 zstd binutils openssl
-      golang-go patch perl gnutls-bin
+      golang-go patch perl gnutls-bin dpkg-dev
+      nghttp2-server h2o
       squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
@@ -22,6 +23,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# BoringSSL's pinned source (needs root once: it adds a deb-src entry).
+# The pinned Debian sources of BoringSSL and nghttp2 (need root once: each
+# adds a deb-src entry). Their builds run from demo.sh and tests/run_all.sh.
 bash "$(dirname "$0")/boringssl/fetch.sh" >/dev/null
+bash "$(dirname "$0")/nghttp2/fetch.sh" >/dev/null
 echo "setup: ok"

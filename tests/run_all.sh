@@ -79,8 +79,13 @@ boringssl() {
   bash "$root/packaging/boringssl/build.sh"
 }
 
+nghttp2() {
+  bash "$root/packaging/nghttp2/build.sh"
+}
+
 step "npm packages for the tests" npm_deps
 step "BoringSSL (pinned Debian source + our patches), static PIC" boringssl
+step "nghttp2 (pinned Debian source, Debian's patches), static PIC" nghttp2
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized
 step "ThreadSanitizer build + threaded integration tests" tsan

@@ -76,7 +76,48 @@ void ConnectionPool::evict(const std::string& key, H1Connection* conn) {
   reactor_.post([doomed] {});
 }
 
+std::shared_ptr<H2Connection> ConnectionPool::h2(const std::string& key) {
+  auto it = h2_.find(key);
+  if (it == h2_.end()) return nullptr;
+  if (!it->second->accepts_requests()) {
+    h2_.erase(it);
+    return nullptr;
+  }
+  return it->second;
+}
+
+void ConnectionPool::add_h2(std::shared_ptr<H2Connection> conn) {
+  std::string key = conn->pool_key();
+  h2_[key] = std::move(conn);
+}
+
+void ConnectionPool::forget_h2(H2Connection* conn) {
+  auto it = h2_.find(conn->pool_key());
+  if (it != h2_.end() && it->second.get() == conn) {
+    // Released after the current call: we may be inside the connection.
+    std::shared_ptr<H2Connection> doomed = std::move(it->second);
+    h2_.erase(it);
+    reactor_.post([doomed] {});
+  }
+}
+
+void ConnectionPool::end_dial(const std::string& key, const std::shared_ptr<H2Connection>& h2) {
+  auto it = dials_.find(key);
+  if (it == dials_.end()) return;
+  std::vector<DialWaiter> waiters = std::move(it->second);
+  dials_.erase(it);
+  for (auto& w : waiters) w(h2);
+}
+
 void ConnectionPool::close_all() {
+  auto h2 = std::move(h2_);
+  h2_.clear();
+  for (auto& [key, conn] : h2) conn->close("http2: connection closed");
+  auto dials = std::move(dials_);
+  dials_.clear();
+  for (auto& [key, waiters] : dials) {
+    for (auto& w : waiters) w(nullptr);
+  }
   for (auto& [key, list] : idle_) {
     for (auto& idle : list) {
       if (idle->timer) reactor_.cancel_timer(idle->timer);

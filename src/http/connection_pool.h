@@ -1,12 +1,16 @@
-// Idle keep-alive connections of one session, by origin. Loop thread only.
+// The connections of one session, by origin: idle HTTP/1.1 keep-alive
+// connections, and one shared HTTP/2 connection per origin (as a browser
+// keeps one). Loop thread only.
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
 
 #include "http/h1/h1_connection.h"
+#include "http/h2/h2_connection.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {
@@ -28,6 +32,25 @@ class ConnectionPool {
   void put(std::unique_ptr<H1Connection> conn);
   void close_all();
   size_t idle_count() const { return total_; }
+  std::chrono::milliseconds idle_timeout() const { return limits_.idle_timeout; }
+
+  // The origin's HTTP/2 connection if it takes new requests.
+  std::shared_ptr<H2Connection> h2(const std::string& key);
+  void add_h2(std::shared_ptr<H2Connection> conn);
+  void forget_h2(H2Connection* conn);
+
+  // While a dial whose protocol is not known yet runs for an origin, other
+  // requests for it wait: if it ends in HTTP/2 they share it, as Chrome
+  // does, instead of each dialing a connection of its own.
+  using DialWaiter = std::function<void(std::shared_ptr<H2Connection>)>;
+  bool dial_in_flight(const std::string& key) const { return dials_.count(key) != 0; }
+  void begin_dial(const std::string& key) { dials_[key]; }
+  void wait_for_dial(const std::string& key, DialWaiter waiter) { dials_[key].push_back(std::move(waiter)); }
+  // h2 null: the dial failed or ended in HTTP/1.1; waiters dial their own.
+  void end_dial(const std::string& key, const std::shared_ptr<H2Connection>& h2);
+  // The origin chose HTTP/1.1: later requests do not wait for its dials.
+  void note_http1(const std::string& key) { http1_origins_[key] = true; }
+  bool speaks_http1(const std::string& key) const { return http1_origins_.count(key) != 0; }
 
  private:
   struct Idle;
@@ -37,6 +60,9 @@ class ConnectionPool {
   PoolLimits limits_;
   std::unordered_map<std::string, std::deque<std::unique_ptr<Idle>>> idle_;
   size_t total_ = 0;
+  std::unordered_map<std::string, std::shared_ptr<H2Connection>> h2_;
+  std::unordered_map<std::string, std::vector<DialWaiter>> dials_;
+  std::unordered_map<std::string, bool> http1_origins_;
 };
 
 }  // namespace tlsc

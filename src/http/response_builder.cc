@@ -12,7 +12,7 @@
 namespace tlsc {
 namespace {
 
-const std::string* header_value(const H1ResponseHead& head, std::string_view canonical) {
+const std::string* header_value(const ResponseHead& head, std::string_view canonical) {
   for (const auto& [k, v] : head.headers) {
     if (k == canonical) return &v;
   }
@@ -43,7 +43,7 @@ std::optional<Error> append_to_file(const BodyDelivery& d, std::string_view text
 
 }  // namespace
 
-Result<Response> build_response(Response r, const H1ResponseHead& head, const Url& final_url,
+Result<Response> build_response(Response r, const ResponseHead& head, const Url& final_url,
                                 std::string body, bool transport_decompressed,
                                 std::optional<std::vector<Cookie>> jar_cookies,
                                 const BodyDelivery& delivery) {

@@ -26,7 +26,7 @@ struct BodyDelivery {
 // jar_cookies: nullopt when the client has no jar (cookies then `{}`).
 // transport_decompressed: the transport asked for compression itself, so
 // Content-Encoding and Content-Length are dropped as fhttp drops them.
-Result<Response> build_response(Response base, const H1ResponseHead& head, const Url& final_url,
+Result<Response> build_response(Response base, const ResponseHead& head, const Url& final_url,
                                 std::string body, bool transport_decompressed,
                                 std::optional<std::vector<Cookie>> jar_cookies,
                                 const BodyDelivery& delivery);

@@ -6,14 +6,16 @@
 #include <chrono>
 
 #include "http/cookie_jar.h"
-#include "http/h1/request_writer.h"
+#include "http/h2/h2_request.h"
 #include "http/response_builder.h"
-#include "tls/tls_stream.h"
 
 namespace tlsc {
 namespace {
 
 constexpr int kMaxRedirects = 10;  // Go's default CheckRedirect
+// A request the server never processed (HTTP/2 REFUSED_STREAM, above a
+// GOAWAY) goes out again, a few times at most, as Go's http2 transport does.
+constexpr int kMaxH2Retries = 3;
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
 
 bool ieq(std::string_view a, std::string_view b) {
@@ -38,7 +40,7 @@ void erase_header(HeaderList& h, std::string_view name) {
   std::erase_if(h, [&](const auto& kv) { return ieq(kv.first, name); });
 }
 
-const std::string* response_header(const H1ResponseHead& head, std::string_view canonical) {
+const std::string* response_header(const ResponseHead& head, std::string_view canonical) {
   for (const auto& [k, v] : head.headers) {
     if (k == canonical) return &v;
   }
@@ -151,8 +153,8 @@ std::string Transaction::url_error_prefix() const {
 void Transaction::cancel(const std::string& reason) { fail(reason); }
 
 void Transaction::begin_hop() {
-  phase_ = Phase::resolve;
-  head_ = H1ResponseHead{};
+  phase_ = Phase::connect;
+  head_ = ResponseHead{};
   body_bytes_.clear();
   decoder_.reset();
   content_encoding_.reset();
@@ -221,131 +223,110 @@ void Transaction::begin_hop() {
     return;
   }
   request_bytes_ = std::move(*bytes);
+  h1_request_ = std::move(req);
+  origin_ = pool_key(url_, options_);
+  acquire_connection();
+}
 
+void Transaction::acquire_connection() {
+  phase_ = Phase::connect;
+  ConnectionPool& pool = session_->pool();
+  const bool may_h2 = url_.scheme == "https" && !options_.force_http1;
+  if (may_h2) {
+    if (auto h2 = pool.h2(origin_)) {
+      send_on_h2(std::move(h2));
+      return;
+    }
+  }
   if (!session_->ephemeral()) {
-    if (auto conn = session_->pool().take(pool_key())) {
+    if (auto conn = pool.take(origin_)) {
       send_on(std::move(conn), true);
       return;
     }
   }
+  if (may_h2 && !pool.speaks_http1(origin_)) {
+    if (pool.dial_in_flight(origin_)) {
+      std::weak_ptr<Transaction> weak = weak_from_this();
+      pool.wait_for_dial(origin_, [weak](std::shared_ptr<H2Connection> h2) {
+        if (auto self = weak.lock()) self->on_dial_shared(std::move(h2));
+      });
+      return;
+    }
+    pool.begin_dial(origin_);
+    owns_dial_ = true;
+  }
   connect_new();
 }
 
-std::string Transaction::pool_key() const {
-  std::string key = url_.scheme + "://" + url_.host();
-  if (url_.port.empty()) key += ":" + std::to_string(url_.effective_port());
-  if (options_.proxy) {
-    key += " via " + options_.proxy->url + " #" + std::to_string(options_.proxy_generation);
+void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
+  if (phase_ != Phase::connect) return;
+  if (h2 && h2->accepts_requests()) {
+    send_on_h2(std::move(h2));
+    return;
   }
-  return key;
+  connect_new();
+}
+
+void Transaction::end_own_dial(const std::shared_ptr<H2Connection>& h2) {
+  if (!owns_dial_) return;
+  owns_dial_ = false;
+  session_->pool().end_dial(origin_, h2);
 }
 
 void Transaction::connect_new() {
-  phase_ = Phase::resolve;
+  phase_ = Phase::connect;
   std::weak_ptr<Transaction> weak = weak_from_this();
-  if (options_.proxy) {
-    // Upstream dials every target through the proxy's tunnel, http:// ones
-    // too (its transports have no Proxy function, only the proxy dialer).
-    phase_ = Phase::connect;
-    ProxyDialOptions o;
-    o.families = options_.families;
-    o.local_address = options_.local_address;
-    o.connect_headers = options_.connect_headers;
-    // The request's network as upstream's roundTripper names it.
-    if (options_.families == AddressFamilies::ipv4_only) o.network = "tcp4";
-    if (options_.families == AddressFamilies::ipv6_only && url_.scheme == "https") o.network = "tcp6";
-    proxy_dialer_ = std::make_unique<ProxyDialer>(
-        ctx_.reactor, ctx_.resolver, *options_.proxy, url_.hostname, url_.effective_port(), std::move(o),
-        [weak](Result<std::unique_ptr<Stream>> stream) {
-          auto self = weak.lock();
-          if (!self) return;
-          // Not destroyed inside its own callback.
-          std::shared_ptr<ProxyDialer> doomed(std::move(self->proxy_dialer_));
-          self->ctx_.reactor.post([doomed] {});
-          if (self->phase_ != Phase::connect) return;
-          if (!stream) {
-            self->fail(stream.error().message);
-            return;
-          }
-          self->on_transport(std::move(*stream));
-        });
-    proxy_dialer_->start();
-    return;
-  }
-  ctx_.resolver.resolve(
-      url_.hostname, url_.effective_port(), options_.families,
-      [weak](Result<std::vector<SocketAddress>> addrs) {
-        auto self = weak.lock();
-        if (!self || self->phase_ != Phase::resolve) return;
-        if (!addrs) {
-          self->fail(addrs.error().message);
-          return;
-        }
-        self->phase_ = Phase::connect;
-        self->connector_ = std::make_unique<DualStackConnector>(
-            self->ctx_.reactor, std::move(*addrs), self->options_.local_address,
-            [weak](Result<int> fd) {
-              if (auto s = weak.lock()) s->on_connected(std::move(fd));
-            });
-        self->connector_->start();
+  dialer_ = std::make_unique<ConnectionDialer>(
+      ctx_.reactor, ctx_.resolver, session_, options_, url_,
+      [weak](Result<DialedConnection> dialed) {
+        if (auto self = weak.lock()) self->on_dialed(std::move(dialed));
       });
+  dialer_->start();
 }
 
-void Transaction::on_connected(Result<int> fd) {
-  // Destroyed later: we are inside the connector's own callback.
-  if (connector_) {
-    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
+void Transaction::on_dialed(Result<DialedConnection> dialed) {
+  // Destroyed later: we are inside the dialer's own callback.
+  if (dialer_) {
+    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
     ctx_.reactor.post([doomed] {});
   }
-  if (phase_ != Phase::connect) {
-    if (fd) ::close(*fd);
+  if (phase_ != Phase::connect) return;
+  if (!dialed) {
+    end_own_dial(nullptr);
+    fail(dialed.error().message);
     return;
   }
-  if (!fd) {
-    fail(fd.error().message);
+  if (dialed->alpn != "h2") {
+    if (url_.scheme == "https") session_->pool().note_http1(origin_);
+    end_own_dial(nullptr);
+    send_on(std::make_unique<H1Connection>(std::move(dialed->stream), origin_), false);
     return;
   }
-  on_transport(std::make_unique<TcpStream>(ctx_.reactor, *fd));
-}
-
-void Transaction::on_transport(std::unique_ptr<Stream> transport) {
-  std::string key = pool_key();
-  if (url_.scheme == "http") {
-    send_on(std::make_unique<H1Connection>(std::move(transport), key), false);
+  auto fingerprint = session_->h2_fingerprint();
+  if (!fingerprint) {
+    end_own_dial(nullptr);
+    fail(fingerprint.error().message);
     return;
   }
-  auto tls_ctx = session_->tls_context();
-  if (!tls_ctx) {
-    fail(tls_ctx.error().message);
+  H2Limits limits;
+  limits.idle_timeout = session_->pool().idle_timeout();
+  if (options_.transport.max_response_header_bytes > 0) {
+    limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
+  }
+  limits.single_use = options_.transport.disable_keep_alives;
+  ConnectionPool* pool = &session_->pool();
+  auto h2 = H2Connection::create(ctx_.reactor, std::move(dialed->stream), origin_, **fingerprint, limits,
+                                 [pool](H2Connection* c) { pool->forget_h2(c); });
+  if (!h2) {
+    end_own_dial(nullptr);
+    fail(h2.error().message);
     return;
   }
-  auto ssl = (*tls_ctx)->new_connection(url_.hostname, url_.effective_port(), options_.proxy_generation);
-  if (!ssl) {
-    fail(ssl.error().message);
-    return;
-  }
-  phase_ = Phase::tls;
-  std::string verify_name = options_.server_name_overwrite.empty() ? url_.hostname
-                                                                    : options_.server_name_overwrite;
-  auto tls = std::make_unique<TlsStream>(ctx_.reactor, std::move(transport), std::move(*ssl), *tls_ctx,
-                                         verify_name);
-  TlsStream* raw = tls.get();
-  // The stream waits in the transaction until its handshake is done.
-  handshaking_stream_ = std::move(tls);
-  std::weak_ptr<Transaction> weak = weak_from_this();
-  raw->start_handshake([weak, key](std::optional<Error> error) {
-    auto self = weak.lock();
-    if (!self || self->phase_ != Phase::tls) return;
-    std::unique_ptr<Stream> stream = std::move(self->handshaking_stream_);
-    if (error) {
-      // Not destroyed inside its own callback.
-      std::shared_ptr<Stream> doomed(std::move(stream));
-      self->ctx_.reactor.post([doomed] {});
-      self->fail(error->message);
-      return;
-    }
-    self->send_on(std::make_unique<H1Connection>(std::move(stream), key), false);
-  });
+  std::shared_ptr<H2Connection> conn = std::move(*h2);
+  if (!session_->ephemeral() && !limits.single_use) session_->pool().add_h2(conn);
+  send_on_h2(conn);
+  // Requests that waited for this dial share the connection.
+  end_own_dial(limits.single_use ? nullptr : conn);
 }
 
 void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
@@ -361,7 +342,39 @@ void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
   conn_->start_exchange(request_bytes_, method_, max_header, read_buffer, this);
 }
 
-void Transaction::on_h1_head(const H1ResponseHead& head) {
+void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {
+  auto fingerprint = session_->h2_fingerprint();
+  if (!fingerprint) {
+    fail(fingerprint.error().message);
+    return;
+  }
+  H2Request req;
+  req.method = method_;
+  req.scheme = url_.scheme;
+  req.authority = h1_request_.host;
+  req.path = url_.request_uri();
+  req.headers = h1_request_.headers;
+  req.header_order = h1_request_.header_order;
+  req.pseudo_header_order = (*fingerprint)->pseudo_header_order;
+  req.add_accept_encoding = !h1_request_.extra_headers.empty();
+  req.body = body_;
+  auto block = h2_header_block(req);
+  if (!block) {
+    fail(block.error().message);
+    return;
+  }
+  h2_ = std::move(conn);
+  phase_ = Phase::headers;
+  auto id = h2_->submit(*block, body_, this);
+  if (!id) {
+    h2_.reset();
+    fail(id.error().message);
+    return;
+  }
+  h2_stream_ = *id;
+}
+
+void Transaction::on_response_head(const ResponseHead& head) {
   head_ = head;
   phase_ = Phase::body;
   // Cookies are stored as soon as the headers arrive, for every hop, as Go's
@@ -400,7 +413,7 @@ void Transaction::on_h1_head(const H1ResponseHead& head) {
   if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
 }
 
-void Transaction::on_h1_body(std::string_view bytes) {
+void Transaction::on_response_body(std::string_view bytes) {
   if (following_redirect_ || decode_error_) return;
   if (!decoder_ && content_encoding_ && !bytes.empty()) {
     decoder_ = BodyDecoder::create(*content_encoding_);
@@ -414,6 +427,13 @@ void Transaction::on_h1_body(std::string_view bytes) {
 }
 
 void Transaction::release_connection(bool reusable) {
+  if (h2_) {
+    // A stream still open is reset; a finished one is already forgotten.
+    std::shared_ptr<H2Connection> h2 = std::move(h2_);
+    h2->cancel(h2_stream_);
+    h2_stream_ = 0;
+    return;
+  }
   if (!conn_) return;
   std::unique_ptr<H1Connection> conn = std::move(conn_);
   if (reusable && !session_->ephemeral() && !session_->closed() && conn->reusable()) {
@@ -426,17 +446,23 @@ void Transaction::release_connection(bool reusable) {
   ctx_.reactor.post([doomed] {});
 }
 
-void Transaction::on_h1_complete() {
+void Transaction::on_response_complete() {
   release_connection(true);
   after_response();
 }
 
-void Transaction::on_h1_error(const Error& error, bool received_nothing) {
-  bool retry = reused_connection_ && received_nothing && retries_ == 0;
+void Transaction::on_response_error(const Error& error, bool retryable) {
+  const bool over_h2 = h2_ != nullptr;
+  bool retry = retryable && retries_ < (over_h2 ? kMaxH2Retries : 1);
   release_connection(false);
   if (retry) {
     ++retries_;
-    connect_new();
+    // HTTP/2: the origin may have a fresh connection by now.
+    if (over_h2) {
+      acquire_connection();
+    } else {
+      connect_new();
+    }
     return;
   }
   if (phase_ == Phase::body) {
@@ -533,20 +559,12 @@ void Transaction::complete(Response r) {
     ctx_.reactor.cancel_timer(timeout_timer_);
     timeout_timer_ = 0;
   }
-  if (connector_) {
-    connector_->cancel();
-    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
+  if (dialer_) {
+    dialer_->cancel();
+    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
     ctx_.reactor.post([doomed] {});
   }
-  if (proxy_dialer_) {
-    std::shared_ptr<ProxyDialer> doomed(std::move(proxy_dialer_));
-    ctx_.reactor.post([doomed] {});
-  }
-  if (handshaking_stream_) {
-    handshaking_stream_->close();
-    std::shared_ptr<Stream> doomed(std::move(handshaking_stream_));
-    ctx_.reactor.post([doomed] {});
-  }
+  end_own_dial(nullptr);
   release_connection(false);
   session_->in_flight().erase(this);
   if (session_->ephemeral()) session_->pool().close_all();

@@ -1,6 +1,8 @@
 // One request from start to its single completion: per hop
 // connect → send → head → body, then cookies, redirect or finish, all under
-// one client timeout. Loop thread only, except the constructor.
+// one client timeout. A hop goes over the origin's HTTP/2 connection, an
+// idle HTTP/1.1 one, or a new one (ALPN decides which protocol it speaks).
+// Loop thread only, except the constructor.
 #pragma once
 
 #include <functional>
@@ -10,14 +12,14 @@
 #include <vector>
 
 #include "core/url.h"
+#include "http/connection_dialer.h"
 #include "http/cookie.h"
 #include "http/decoder.h"
 #include "http/h1/h1_connection.h"
+#include "http/h1/request_writer.h"
+#include "http/h2/h2_connection.h"
 #include "http/response.h"
 #include "net/dns_resolver.h"
-#include "net/dual_stack_connector.h"
-#include "net/proxy/proxy_dialer.h"
-#include "net/tcp_stream.h"
 #include "session/session.h"
 
 namespace tlsc {
@@ -43,7 +45,7 @@ struct TransactionContext {
   DnsResolver& resolver;
 };
 
-class Transaction final : public H1ExchangeObserver, public std::enable_shared_from_this<Transaction> {
+class Transaction final : public ExchangeObserver, public std::enable_shared_from_this<Transaction> {
  public:
   using Completion = std::function<void(Response)>;
 
@@ -52,28 +54,26 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   // The session ended under us: finish now with an error.
   void cancel(const std::string& reason);
 
-  void on_h1_head(const H1ResponseHead& head) override;
-  void on_h1_body(std::string_view bytes) override;
-  void on_h1_complete() override;
-  void on_h1_error(const Error& error, bool received_nothing) override;
+  void on_response_head(const ResponseHead& head) override;
+  void on_response_body(std::string_view bytes) override;
+  void on_response_complete() override;
+  void on_response_error(const Error& error, bool retryable) override;
 
   Transaction(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
               Completion done);
   ~Transaction();
 
  private:
-  enum class Phase { resolve, connect, tls, send, headers, body, done };
+  enum class Phase { connect, headers, body, done };
 
   void begin_hop();
+  void acquire_connection();
   void connect_new();
-  void on_connected(Result<int> fd);
-  // The connection carries the target's bytes now (TCP, or a proxy's
-  // tunnel): TLS for https, then the request.
-  void on_transport(std::unique_ptr<Stream> stream);
-  // Idle connections are shared by origin, proxy and proxy generation, so
-  // connections never mix proxies.
-  std::string pool_key() const;
+  void on_dialed(Result<DialedConnection> dialed);
+  void on_dial_shared(std::shared_ptr<H2Connection> h2);
+  void end_own_dial(const std::shared_ptr<H2Connection>& h2);
   void send_on(std::unique_ptr<H1Connection> conn, bool reused);
+  void send_on_h2(std::shared_ptr<H2Connection> conn);
   void release_connection(bool reusable);
   void after_response();
   void finish_with_body();
@@ -94,20 +94,23 @@ class Transaction final : public H1ExchangeObserver, public std::enable_shared_f
   std::optional<std::string> body_;
   HeaderList headers_;
   std::optional<std::string> host_;
-  Phase phase_ = Phase::resolve;
+  Phase phase_ = Phase::connect;
   bool requested_compression_ = false;
   bool reused_connection_ = false;
   int retries_ = 0;
   int redirects_ = 0;
-  std::string request_bytes_;
+  std::string origin_;           // pool key of the hop's origin
+  H1Request h1_request_;         // the hop's request, as the HTTP/1.1 writer takes it
+  std::string request_bytes_;    // ... and its bytes
   std::unique_ptr<H1Connection> conn_;
-  std::unique_ptr<DualStackConnector> connector_;
-  std::unique_ptr<ProxyDialer> proxy_dialer_;
-  std::unique_ptr<Stream> handshaking_stream_;
+  std::shared_ptr<H2Connection> h2_;
+  int32_t h2_stream_ = 0;
+  std::unique_ptr<ConnectionDialer> dialer_;
+  bool owns_dial_ = false;       // other requests for the origin wait on our dial
   Reactor::TimerId timeout_timer_ = 0;
 
   // Current response.
-  H1ResponseHead head_;
+  ResponseHead head_;
   bool following_redirect_ = false;
   std::optional<Url> redirect_to_;
   std::optional<std::string> content_encoding_;

@@ -1,11 +1,15 @@
 #include "session/session.h"
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "http/transaction.h"
 #include "tls/spec_apply.h"
 
 namespace tlsc {
+
+extern const char kChrome133Profile[];  // generated from profiles/chrome_133.json
+
 namespace {
 
 PoolLimits limits_from(const TransportOptionsInput& t) {
@@ -54,7 +58,8 @@ Result<TlsContext*> Session::tls_context() {
     t.insecure_skip_verify = o.insecure_skip_verify;
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
-    t.spec = restrict_to_http1(o.custom_spec ? *o.custom_spec : builtin_client_hello_spec(o.profile));
+    t.spec = o.custom_spec ? *o.custom_spec : builtin_client_hello_spec(o.profile);
+    if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();
     tls_ = std::move(*made);
@@ -62,12 +67,30 @@ Result<TlsContext*> Session::tls_context() {
   return tls_.get();
 }
 
+Result<const H2Fingerprint*> Session::h2_fingerprint() {
+  if (!h2_) {
+    ClientOptions o = options();
+    if (o.custom_tls_client) {
+      h2_ = h2_fingerprint_from_custom(*o.custom_tls_client);
+    } else {
+      static const nlohmann::json profile = nlohmann::json::parse(kChrome133Profile, nullptr, false);
+      const nlohmann::json& block =
+          profile.is_object() && profile.contains("http2") ? profile["http2"] : nlohmann::json();
+      auto f = h2_fingerprint_from_json(block, profile.is_object() && profile.value("allow_http", false));
+      if (!f) return f.error();
+      h2_ = std::move(*f);
+    }
+  }
+  return &*h2_;
+}
+
 void Session::close_on_loop(const std::string& reason) {
   closed_ = true;
-  pool_.close_all();
-  // cancel() removes the transaction from the set.
+  // cancel() removes the transaction from the set. Requests go first, so
+  // they end with the reason rather than with their connection's close.
   std::vector<Transaction*> victims(in_flight_.begin(), in_flight_.end());
   for (Transaction* t : victims) t->cancel(reason);
+  pool_.close_all();
 }
 
 }  // namespace tlsc

@@ -11,6 +11,7 @@
 
 #include "http/connection_pool.h"
 #include "http/cookie_jar.h"
+#include "http/h2/h2_fingerprint.h"
 #include "session/client_options.h"
 #include "tls/tls_context.h"
 
@@ -43,6 +44,8 @@ class Session {
   ConnectionPool& pool() { return pool_; }
   // Made on first use: the SSL_CTX and ticket cache of this session.
   Result<TlsContext*> tls_context();
+  // Made on first use: what this session's HTTP/2 connections show.
+  Result<const H2Fingerprint*> h2_fingerprint();
   std::unordered_set<Transaction*>& in_flight() { return in_flight_; }
   bool closed() const { return closed_; }
   // Ends the session on the loop thread: idle connections closed, requests
@@ -57,6 +60,7 @@ class Session {
   CookieJar jar_;
   ConnectionPool pool_;
   std::unique_ptr<TlsContext> tls_;
+  std::optional<H2Fingerprint> h2_;
   std::unordered_set<Transaction*> in_flight_;
   bool closed_ = false;
 };

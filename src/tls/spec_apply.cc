@@ -108,8 +108,7 @@ const ClientHelloSpec& builtin_client_hello_spec(std::string_view profile) {
 }
 
 ClientHelloSpec restrict_to_http1(ClientHelloSpec spec) {
-  bool had_h2 = std::erase(spec.alpn, std::string("h2")) > 0;
-  if (spec.alpn.empty() && had_h2) spec.alpn = {"http/1.1"};
+  if (!spec.alpn.empty()) spec.alpn = {"http/1.1"};
   std::erase_if(spec.alps, [&](const std::string& p) {
     return std::find(spec.alpn.begin(), spec.alpn.end(), p) == spec.alpn.end();
   });

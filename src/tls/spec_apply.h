@@ -19,8 +19,9 @@ const ClientHelloSpec& builtin_client_hello_spec(std::string_view profile);
 // Parses a profile file's "tls" object (profiles/*.json).
 Result<ClientHelloSpec> spec_from_profile_json(std::string_view json_text);
 
-// What this build can speak: HTTP/1.1 only until HTTP/2 lands, so "h2"
-// leaves ALPN and takes its ALPS extension with it.
+// forceHttp1: ALPN offers "http/1.1" alone, as utls's UClient does; ALPS
+// keeps only protocols still in ALPN (BoringSSL sends ALPS for those only),
+// and goes when none is left.
 ClientHelloSpec restrict_to_http1(ClientHelloSpec spec);
 
 std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& spec);

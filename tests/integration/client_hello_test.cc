@@ -60,8 +60,7 @@ TEST_CASE("client hello: the default profile sends Chrome 133's, permuted per co
     CHECK(is_grease(ext.front()));
     CHECK(is_grease(ext.back()));
     std::multiset<int> got(ext.begin() + 1, ext.end() - 1);
-    // Chrome 133's set; ALPS (17613) waits for HTTP/2 (abi/COMPAT.md).
-    CHECK(got == std::multiset<int>{0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 65037});
+    CHECK(got == std::multiset<int>{0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 17613, 65037});
     orders.insert(ext);
     CHECK(without_grease(ch["groups"]) == std::vector<int>{0x11ec, 0x001d, 0x0017, 0x0018});
     REQUIRE(ch["key_shares"].size() == 3);
@@ -72,11 +71,19 @@ TEST_CASE("client hello: the default profile sends Chrome 133's, permuted per co
     CHECK(ch["x25519_keys"]["hybrid"] != ch["x25519_keys"]["x25519"]);
     CHECK(ch["sigalgs"] == json::array({0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601}));
     CHECK(without_grease(ch["versions"]) == std::vector<int>{0x0304, 0x0303});
-    CHECK(ch["alpn"] == json::array({"http/1.1"}));
+    CHECK(ch["alpn"] == json::array({"h2", "http/1.1"}));
     CHECK(ch["cert_compression"] == json::array({2}));
     CHECK(ch["psk"] == false);
   }
   CHECK(orders.size() > 1);  // Chrome permutes its extensions per connection
+}
+
+TEST_CASE("client hello: forceHttp1 offers http/1.1 alone and no ALPS", "[tls][client_hello]") {
+  auto records = capture({json{{"forceHttp1", true}}});
+  REQUIRE(records.size() == 1);
+  const json& ch = records[0];
+  CHECK(ch["alpn"] == json::array({"http/1.1"}));
+  for (int e : ch["extensions"]) CHECK(e != 17613);
 }
 
 TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension order", "[tls][client_hello]") {

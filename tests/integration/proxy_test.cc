@@ -126,6 +126,7 @@ TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the t
   check_both_targets("https://alice:s3cret@localhost:" + std::to_string(p.port));
   // connectHeaders go with CONNECT, after the credentials of the URL.
   json r = get(https_url(), "https://alice:s3cret@" + p.addr(), {{"connectHeaders", {{"X-Tunnel", {"yes"}}}}});
+  INFO(body(r));
   CHECK(r["status"] == 200);
   std::string heads = read_file(log);
   CHECK(heads.find("CONNECT " + https_target().addr() + " HTTP/1.1\r\nHost: " + https_target().addr() +
@@ -287,8 +288,8 @@ TEST_CASE("proxy: a session's proxy changes with the request; rotation opens a c
 
   // TLS tickets: a session resumes through the same proxy, but never
   // across a rotation (upstream starts a new ticket cache per transport).
-  auto reused = [&](const std::string& sid, bool rotating) {
-    json extra = {{"sessionId", sid}, {"tlsClientIdentifier", "chrome_133_PSK"},
+  auto reused = [&](const std::string& session, bool rotating) {
+    json extra = {{"sessionId", session}, {"tlsClientIdentifier", "chrome_133_PSK"},
                   {"transportOptions", {{"disableKeepAlives", true}}}, {"isRotatingProxy", rotating}};
     json first = get(https_url(), "http://" + a.addr(), extra);
     json second = get(https_url(), "http://" + a.addr(), extra);
@@ -360,4 +361,28 @@ TEST_CASE("proxy: the target sees the same ClientHello through a proxy as withou
   CHECK(records[1] == records[0]);
   CHECK(records[2] == records[0]);
   CHECK(records[0]["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 27}));
+}
+
+TEST_CASE("proxy: HTTP/2 targets through each kind of proxy show the same HTTP/2 fingerprint", "[proxy][h2]") {
+  itest::lib();
+  itest::ChildServer h2({TLSC_H2_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  std::string url = "https://127.0.0.1:" + std::to_string(h2.info()["port"].get<int>()) + "/h2";
+  Server squid = start({"bash", kProxies + "squid.sh"});
+  Server tls_proxy = start({"python3", kProxies + "connect_proxy.py", "--tls", cert_dir() + "/good.chain.pem",
+                            cert_dir() + "/good.key"});
+  Server dante = start({"bash", kProxies + "danted.sh"});
+  Server s4a = start({"python3", kProxies + "socks4a_proxy.py"});
+  std::string direct;
+  for (std::string proxy : {std::string(), "http://" + squid.addr(), "https://" + tls_proxy.addr(),
+                            "socks5://" + dante.addr(), "socks4://" + dante.addr(), "socks4a://" + s4a.addr()}) {
+    INFO("proxy " << proxy);
+    json r = get(url, proxy);
+    INFO(body(r));
+    REQUIRE(r["status"] == 200);
+    CHECK(r["usedProtocol"] == "HTTP/2.0");
+    std::string akamai = json::parse(body(r))["akamai"];
+    if (proxy.empty()) direct = akamai;
+    CHECK(akamai == direct);
+  }
+  CHECK(direct == "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p");
 }

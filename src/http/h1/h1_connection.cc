@@ -11,7 +11,7 @@ H1Connection::~H1Connection() {
 
 void H1Connection::start_exchange(std::string_view request_bytes, std::string_view method,
                                   size_t max_header_bytes, size_t read_buffer_size,
-                                  H1ExchangeObserver* observer) {
+                                  ExchangeObserver* observer) {
   observer_ = observer;
   parser_ = std::make_unique<H1ResponseParser>(method, max_header_bytes, read_buffer_size);
   received_any_ = false;
@@ -44,30 +44,30 @@ void H1Connection::on_stream_data(std::string_view data) {
     auto consumed = parser_->feed(data, body_scratch_);
     if (!consumed) {
       broken_ = true;
-      H1ExchangeObserver* obs = observer_;
+      ExchangeObserver* obs = observer_;
       observer_ = nullptr;
       stream_->set_observer(nullptr);
-      obs->on_h1_error(consumed.error(), false);
+      obs->on_response_error(consumed.error(), false);
       return;
     }
     data.remove_prefix(std::min(*consumed, data.size()));
     if (!head_reported_ && parser_->head_complete()) {
       head_reported_ = true;
-      observer_->on_h1_head(parser_->head());
+      observer_->on_response_head(parser_->head());
       if (observer_ == nullptr) return;  // observer gave up inside the call
     }
     if (!body_scratch_.empty()) {
-      observer_->on_h1_body(body_scratch_);
+      observer_->on_response_body(body_scratch_);
       if (observer_ == nullptr) return;
     }
     if (parser_->message_complete()) {
       // Bytes after a complete response were never asked for: this
       // connection's framing can no longer be trusted.
       if (!data.empty()) broken_ = true;
-      H1ExchangeObserver* obs = observer_;
+      ExchangeObserver* obs = observer_;
       observer_ = nullptr;
       stream_->set_observer(nullptr);
-      obs->on_h1_complete();
+      obs->on_response_complete();
       return;
     }
     if (*consumed == 0) break;  // parser needs more bytes
@@ -76,25 +76,25 @@ void H1Connection::on_stream_data(std::string_view data) {
 
 void H1Connection::on_stream_closed(const Error* error) {
   broken_ = true;
-  H1ExchangeObserver* obs = observer_;
+  ExchangeObserver* obs = observer_;
   observer_ = nullptr;
   if (obs == nullptr) return;
   if (error == nullptr && parser_) {
     std::optional<Error> eof_error = parser_->on_eof();
     if (!eof_error && parser_->head_complete() && !head_reported_) {
       head_reported_ = true;
-      obs->on_h1_head(parser_->head());
+      obs->on_response_head(parser_->head());
     }
     if (!eof_error && parser_->message_complete()) {
-      obs->on_h1_complete();
+      obs->on_response_complete();
       return;
     }
-    obs->on_h1_error(eof_error ? *eof_error : make_error(ErrorCode::io, "unexpected EOF"),
-                     !received_any_);
+    obs->on_response_error(eof_error ? *eof_error : make_error(ErrorCode::io, "unexpected EOF"),
+                     !received_any_ && exchanges_ > 1);
     return;
   }
-  obs->on_h1_error(error ? *error : make_error(ErrorCode::io, "connection closed"),
-                   !received_any_);
+  obs->on_response_error(error ? *error : make_error(ErrorCode::io, "connection closed"),
+                   !received_any_ && exchanges_ > 1);
 }
 
 }  // namespace tlsc

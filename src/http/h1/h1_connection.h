@@ -5,25 +5,11 @@
 #include <memory>
 #include <string>
 
+#include "http/exchange_observer.h"
 #include "http/h1/response_parser.h"
 #include "net/stream.h"
 
 namespace tlsc {
-
-class H1ExchangeObserver {
- public:
-  virtual void on_h1_head(const H1ResponseHead& head) = 0;
-  virtual void on_h1_body(std::string_view bytes) = 0;
-  // The response is complete. The observer may hand the connection back to
-  // the pool from inside this call.
-  virtual void on_h1_complete() = 0;
-  // received_nothing: not one response byte arrived, so a request on a
-  // reused connection may be retried on a new one (Go does the same).
-  virtual void on_h1_error(const Error& error, bool received_nothing) = 0;
-
- protected:
-  ~H1ExchangeObserver() = default;
-};
 
 class H1Connection final : public StreamObserver {
  public:
@@ -32,7 +18,7 @@ class H1Connection final : public StreamObserver {
 
   void start_exchange(std::string_view request_bytes, std::string_view method,
                       size_t max_header_bytes, size_t read_buffer_size,
-                      H1ExchangeObserver* observer);
+                      ExchangeObserver* observer);
   // The observer gives up (timeout, cancel): the connection cannot be reused.
   void abandon();
   // Can carry another request: last response complete, keep-alive, no stray
@@ -49,7 +35,7 @@ class H1Connection final : public StreamObserver {
   std::unique_ptr<Stream> stream_;
   std::string pool_key_;
   std::unique_ptr<H1ResponseParser> parser_;
-  H1ExchangeObserver* observer_ = nullptr;
+  ExchangeObserver* observer_ = nullptr;
   std::string body_scratch_;
   bool received_any_ = false;
   bool broken_ = false;

@@ -6,19 +6,13 @@
 #include <string_view>
 
 #include "http/header_canon.h"
+#include "http/header_order.h"
 
 namespace tlsc {
 namespace {
 
 constexpr std::string_view kDefaultUserAgent = "Go-http-client/1.1";
 
-struct Field {
-  std::string_view key;
-  std::string_view value;
-  int rank;            // position in header_order, -1 when not listed
-  uint32_t key_first;  // seq of the first field with the same exact key
-  uint32_t seq;        // insertion order
-};
 
 char ascii_lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
@@ -85,39 +79,6 @@ void append_field(std::string& out, std::string_view key, std::string_view value
   out.append("\r\n");
 }
 
-// header_order lookup that mirrors Go's map semantics: names compare after
-// lowercasing and a name listed twice keeps its last index.
-class OrderIndex {
- public:
-  explicit OrderIndex(const std::vector<std::string>& order) {
-    entries_.reserve(order.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-      entries_.push_back({order[i], static_cast<int>(i)});
-    }
-    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-      const int c = compare_icase(a.name, b.name);
-      return c != 0 ? c < 0 : a.index < b.index;
-    });
-  }
-
-  int rank(std::string_view key) const {
-    auto it = std::upper_bound(entries_.begin(), entries_.end(), key,
-                               [](std::string_view k, const Entry& e) {
-                                 return compare_icase(k, e.name) < 0;
-                               });
-    if (it == entries_.begin()) return -1;
-    --it;
-    return compare_icase(it->name, key) == 0 ? it->index : -1;
-  }
-
- private:
-  struct Entry {
-    std::string_view name;
-    int index;
-  };
-  std::vector<Entry> entries_;
-};
-
 std::optional<Error> validate(const H1Request& req, std::string_view method) {
   for (const auto& [key, value] : req.headers) {
     if (!is_valid_token(key)) {
@@ -176,64 +137,21 @@ Result<std::string> write_impl(const H1Request& req, bool with_body) {
     length_text = std::string_view(length_buf, static_cast<size_t>(ptr - length_buf));
   }
 
-  std::vector<Field> fields;
+  std::vector<HeaderField> fields;
   fields.reserve(req.headers.size() + 4);
-  for (const auto& [key, value] : req.headers) {
-    fields.push_back({key, value, -1, 0, static_cast<uint32_t>(fields.size())});
-  }
+  for (const auto& [key, value] : req.headers) fields.push_back({key, value});
   // The Host/User-Agent defaults and the transfer headers join the caller's
   // map before sorting, so header_order positions them too.
-  if (!has_host) fields.push_back({"Host", req.host, -1, 0, static_cast<uint32_t>(fields.size())});
-  if (!has_exact_key(req, "User-Agent", "user-agent")) {
-    fields.push_back({"User-Agent", kDefaultUserAgent, -1, 0, static_cast<uint32_t>(fields.size())});
-  }
-  if (req.close && !connection_has_close) {
-    fields.push_back({"Connection", "close", -1, 0, static_cast<uint32_t>(fields.size())});
-  }
-  if (send_length) {
-    fields.push_back({"Content-Length", length_text, -1, 0, static_cast<uint32_t>(fields.size())});
-  }
+  if (!has_host) fields.push_back({"Host", req.host});
+  if (!has_exact_key(req, "User-Agent", "user-agent")) fields.push_back({"User-Agent", kDefaultUserAgent});
+  if (req.close && !connection_has_close) fields.push_back({"Connection", "close"});
+  if (send_length) fields.push_back({"Content-Length", length_text});
+  sort_like_fhttp(fields, req.header_order);
 
-  // Values of one exact key stay together and in insertion order, as the
-  // values slice of a single Go map entry would.
-  {
-    std::vector<uint32_t> by_key(fields.size());
-    for (uint32_t i = 0; i < by_key.size(); ++i) by_key[i] = i;
-    std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) {
-      const int c = fields[a].key.compare(fields[b].key);
-      return c != 0 ? c < 0 : a < b;
-    });
-    for (size_t i = 0; i < by_key.size(); ++i) {
-      const bool same = i > 0 && fields[by_key[i]].key == fields[by_key[i - 1]].key;
-      fields[by_key[i]].key_first = same ? fields[by_key[i - 1]].key_first : by_key[i];
-    }
-  }
-
-  const OrderIndex order(req.header_order);
-  for (auto& f : fields) f.rank = order.rank(f.key);
-
-  // headerSorter.Less: listed keys by position, then unlisted keys bytewise.
-  std::sort(fields.begin(), fields.end(), [](const Field& a, const Field& b) {
-    if (a.rank >= 0 && b.rank >= 0) {
-      if (a.rank != b.rank) return a.rank < b.rank;
-      if (a.key_first != b.key_first) return a.key_first < b.key_first;
-      return a.seq < b.seq;
-    }
-    if (a.rank >= 0) return true;
-    if (b.rank >= 0) return false;
-    const int c = a.key.compare(b.key);
-    return c != 0 ? c < 0 : a.seq < b.seq;
-  });
-
-  std::vector<Field> extras;
+  std::vector<HeaderField> extras;
   extras.reserve(req.extra_headers.size());
-  for (const auto& [key, value] : req.extra_headers) {
-    extras.push_back({key, value, -1, 0, static_cast<uint32_t>(extras.size())});
-  }
-  std::sort(extras.begin(), extras.end(), [](const Field& a, const Field& b) {
-    const int c = a.key.compare(b.key);
-    return c != 0 ? c < 0 : a.seq < b.seq;
-  });
+  for (const auto& [key, value] : req.extra_headers) extras.push_back({key, value});
+  sort_like_fhttp(extras, {});
 
   size_t estimate = method.size() + req.request_target.size() + 16;
   for (const auto& f : fields) estimate += f.key.size() + f.value.size() + 4;

@@ -13,23 +13,10 @@
 #include <vector>
 
 #include "core/error.h"
+#include "http/response_head.h"
 
 namespace tlsc {
 
-struct H1ResponseHead {
-  int status = 0;
-  std::string proto;   // as received, e.g. "HTTP/1.1"
-  std::string reason;  // text after the status code and its space
-  // Go's Response.Status: the status line after the first space, leading
-  // spaces removed ("200 OK").
-  std::string status_text;
-  // Canonical names, wire order, after Go's readTransfer rewrites:
-  // Transfer-Encoding removed; Content-Length removed when chunked or empty
-  // and deduplicated when repeated; Connection removed when it says close
-  // on HTTP/1.1+; Trailer removed when chunked; "Cache-Control: no-cache"
-  // appended for "Pragma: no-cache".
-  std::vector<std::pair<std::string, std::string>> headers;
-};
 
 class H1ResponseParser {
  public:
@@ -62,7 +49,7 @@ class H1ResponseParser {
   std::optional<Error> on_eof();
 
   bool head_complete() const { return head_complete_; }
-  const H1ResponseHead& head() const { return head_; }
+  const ResponseHead& head() const { return head_; }
   bool message_complete() const { return state_ == State::complete; }
   bool failed() const { return state_ == State::failed; }
   // Whether the connection may carry another request once this message
@@ -120,7 +107,7 @@ class H1ResponseParser {
   uint64_t bytes_seen_ = 0;
   int informational_count_ = 0;
   FieldAssembler fields_;
-  H1ResponseHead head_;
+  ResponseHead head_;
   bool head_complete_ = false;
   int proto_major_ = 0;
   int proto_minor_ = 0;

@@ -2,7 +2,7 @@
 connection to a thread, a bounded byte pump between two sockets, and the
 start-up protocol of tests/servers/lib.sh (print {"port": N}, run until
 stdin closes)."""
-import json, socket, sys, threading
+import json, select, socket, sys, threading
 
 IDLE_SECONDS = 30  # every socket read is bounded
 
@@ -30,25 +30,30 @@ def read_exact(conn, n):
 
 
 def pump(a, b):
-    """Copies both ways until either side closes."""
-    def one_way(src, dst):
-        try:
-            while True:
-                data = src.recv(65536)
+    """Copies both ways until either side closes. One thread, because an
+    SSL socket cannot be read and written from two threads at once."""
+    peers = {a: b, b: a}
+    try:
+        while True:
+            # Bytes already decrypted inside an SSL socket do not wake select.
+            ready = [s for s in (a, b) if hasattr(s, "pending") and s.pending()]
+            if not ready:
+                ready, _, _ = select.select([a, b], [], [], IDLE_SECONDS)
+                if not ready:
+                    return
+            for s in ready:
+                data = s.recv(65536)
                 if not data:
-                    break
-                dst.sendall(data)
-        except OSError:
-            pass
-        for s in (src, dst):
+                    return
+                peers[s].sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (a, b):
             try:
-                s.shutdown(socket.SHUT_RDWR)
+                s.close()
             except OSError:
                 pass
-    t = threading.Thread(target=one_way, args=(b, a), daemon=True)
-    t.start()
-    one_way(a, b)
-    t.join(IDLE_SECONDS)
 
 
 def serve(handle, wrap=None):

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds libnghttp2 as a static, position-independent library from the pinned
+# Debian source (fetch.sh: Debian 12's nghttp2 with its security patches) and
+# installs it with its headers:
+#
+#   $NGHTTP2_BUILD_ROOT/install/lib/libnghttp2.a
+#   $NGHTTP2_BUILD_ROOT/install/include/nghttp2/{nghttp2.h,nghttp2ver.h}
+#
+#   packaging/nghttp2/build.sh
+#
+# Debian's own /usr/lib/x86_64-linux-gnu/libnghttp2.a is not PIC (e.g.
+# nghttp2_map.o has R_X86_64_PC32 against libc's `stderr`), so it cannot go
+# into our shared library (DESIGN.md 3a).
+#
+# Environment (all optional):
+#   NGHTTP2_BUILD_ROOT  default <repo>/build-nghttp2 (fetch.sh's too)
+#   NGHTTP2_JOBS        ninja -j; default nproc
+#   CC                  compiler; default cc (GCC on Debian 12)
+#
+# Layout under $NGHTTP2_BUILD_ROOT:
+#   src-cache/  downloaded, checksum-verified Debian files     (fetch.sh)
+#   src/        dpkg-source -x tree, Debian's patches applied  (fetch.sh)
+#   build/      CMake + Ninja build tree
+#   install/    what the rest of the project links against
+#
+# A second run with nothing changed does no work: CMake only runs when its
+# arguments change (stamp build/.configured), ninja finds nothing to do, the
+# install step copies nothing, and the PIC check runs only when the archive
+# changed (stamp install/lib/.pic-checked).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+export NGHTTP2_BUILD_ROOT=${NGHTTP2_BUILD_ROOT:-$repo/build-nghttp2}
+root=$NGHTTP2_BUILD_ROOT
+bld=$root/build
+inst=$root/install
+
+log() { echo "build.sh: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+for tool in cmake ninja dpkg-source readelf nm; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: cmake ninja-build dpkg-dev binutils)"
+done
+
+# --- 1. the pinned, Debian-patched source ---------------------------------------
+src=$(bash "$here/fetch.sh")
+[ -f "$src/CMakeLists.txt" ] || die "fetch.sh gave no source tree"
+
+# --- 2. configure -----------------------------------------------------------------
+# Library only, static only, PIC. Hidden visibility as for BoringSSL (DESIGN.md
+# 3a): the static archive's NGHTTP2_EXTERN is empty, so without it every
+# symbol would be default-visible; our link hides them anyway
+# (--exclude-libs,ALL + version script), this is belt and braces.
+common="-fvisibility=hidden -ffunction-sections -fdata-sections"
+cmake_args=(
+  -G Ninja
+  -S "$src" -B "$bld"
+  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_C_COMPILER="${CC:-cc}"
+  -DCMAKE_C_FLAGS="$common"
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  -DENABLE_LIB_ONLY=ON
+  -DENABLE_STATIC_LIB=ON
+  -DENABLE_SHARED_LIB=OFF
+  -DENABLE_DOC=OFF
+  -DBUILD_TESTING=OFF
+  -DCMAKE_INSTALL_PREFIX="$inst"
+  -DCMAKE_INSTALL_LIBDIR=lib
+)
+# The key includes fetch.sh's unpack stamp: a new source tree reconfigures.
+conf_key=$({ printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")"
+             for s in "$src"/.unpacked-*; do basename "$s"; done; } | sha256sum | cut -d' ' -f1)
+mkdir -p "$bld"
+if [ -f "$bld/build.ninja" ] && [ -f "$bld/.configured" ] && [ "$(cat "$bld/.configured")" = "$conf_key" ]; then
+  log "configured already ($bld)"
+else
+  log "configuring ($bld)"
+  rm -f "$bld/CMakeCache.txt"
+  cmake "${cmake_args[@]}" >"$bld/cmake.out" 2>&1 || { cat "$bld/cmake.out" >&2; die "cmake failed"; }
+  echo "$conf_key" >"$bld/.configured"
+fi
+
+# --- 3. build ---------------------------------------------------------------------
+start=$(date +%s)
+ninja -C "$bld" -j "${NGHTTP2_JOBS:-$(nproc)}" nghttp2_static >"$bld/ninja.out" 2>&1 \
+  || { tail -n 60 "$bld/ninja.out" >&2; die "ninja failed (full log: $bld/ninja.out)"; }
+if grep -q '^ninja: no work to do' "$bld/ninja.out"; then
+  log "library up to date"
+else
+  log "built libnghttp2.a in $(( $(date +%s) - start )) s (log: $bld/ninja.out)"
+fi
+
+# --- 4. install ---------------------------------------------------------------------
+# nghttp2's install rules (what `ninja install` runs after building): the
+# archive, the two headers, libnghttp2.pc. Unchanged files are left alone.
+cmake --install "$bld" >"$bld/install.out" 2>&1 \
+  || { cat "$bld/install.out" >&2; die "install failed"; }
+n=$(grep -c '^-- Installing: ' "$bld/install.out" || true)
+[ "$n" = 0 ] || log "installed $n files into $inst"
+lib=$inst/lib/libnghttp2.a
+for f in "$lib" "$inst/include/nghttp2/nghttp2.h" "$inst/include/nghttp2/nghttp2ver.h"; do
+  [ -f "$f" ] || die "install left no $f"
+done
+
+# --- 5. check: the archive links into a shared library ------------------------------
+lib_sum=$(sha256sum <"$lib" | cut -d' ' -f1)
+pic_stamp=$inst/lib/.pic-checked
+if [ -f "$pic_stamp" ] && [ "$(cat "$pic_stamp")" = "$lib_sum" ]; then
+  log "PIC check passed before for this archive"
+else
+  rm -f "$pic_stamp"
+  bash "$repo/packaging/lib/check_pic.sh" "$lib" || die "$lib is not position-independent"
+  echo "$lib_sum" >"$pic_stamp"
+fi
+echo "$inst"

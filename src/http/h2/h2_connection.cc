@@ -1,0 +1,519 @@
+#include "http/h2/h2_connection.h"
+
+#include <cstring>
+
+#include "http/header_canon.h"
+
+namespace tlsc {
+namespace {
+
+// Go's http2 ErrCode names, for error texts that read like upstream's.
+std::string error_code_name(uint32_t code) {
+  static constexpr const char* kNames[] = {
+      "NO_ERROR",       "PROTOCOL_ERROR", "INTERNAL_ERROR",     "FLOW_CONTROL_ERROR",
+      "SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR",  "REFUSED_STREAM",
+      "CANCEL",         "COMPRESSION_ERROR", "CONNECT_ERROR",    "ENHANCE_YOUR_CALM",
+      "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
+  if (code < std::size(kNames)) return kNames[code];
+  return "unknown error code 0x" + [&] {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%x", code);
+    return std::string(buf);
+  }();
+}
+
+std::string stream_error_text(int32_t stream_id, uint32_t code) {
+  return "stream error: stream ID " + std::to_string(stream_id) + "; " + error_code_name(code) +
+         "; received from peer";
+}
+
+}  // namespace
+
+struct H2Connection::Exchange {
+  ExchangeObserver* observer = nullptr;  // nullptr once cancelled
+  std::optional<std::string> body;
+  size_t body_offset = 0;
+  ResponseHead head;
+  bool head_reported = false;
+  bool remote_ended = false;
+  bool received_any = false;
+  size_t header_bytes = 0;
+  std::optional<Error> header_error;
+};
+
+// nghttp2's C callbacks, forwarding to the connection (user_data).
+struct H2Connection::Callbacks {
+  static H2Connection* self(void* user_data) { return static_cast<H2Connection*>(user_data); }
+
+  static Exchange* exchange(H2Connection* c, int32_t stream_id) {
+    auto it = c->exchanges_.find(stream_id);
+    return it == c->exchanges_.end() ? nullptr : it->second.get();
+  }
+
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    if (Exchange* e = exchange(self(user_data), frame->hd.stream_id)) {
+      e->received_any = true;
+      if (!e->head_reported) {
+        e->head = ResponseHead{};
+        e->header_bytes = 0;
+      }
+    }
+    return 0;
+  }
+
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t,
+                       void* user_data) {
+    H2Connection* c = self(user_data);
+    Exchange* e = exchange(c, frame->hd.stream_id);
+    if (e == nullptr || e->head_reported) return 0;  // trailers are dropped, as upstream
+    std::string_view n(reinterpret_cast<const char*>(name), namelen);
+    std::string_view v(reinterpret_cast<const char*>(value), valuelen);
+    // Go counts each field as name + value + 32 (hpack.HeaderField.Size).
+    e->header_bytes += namelen + valuelen + 32;
+    if (e->header_bytes > c->limits_.max_header_bytes) {
+      e->header_error = make_error(ErrorCode::http_parse,
+                                   "http2: response header list larger than advertised limit");
+      return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    }
+    if (n == ":status") {
+      int status = 0;
+      for (char ch : v) status = status * 10 + (ch - '0');
+      e->head.status = status;
+      return 0;
+    }
+    if (!n.empty() && n[0] == ':') return 0;
+    e->head.headers.emplace_back(canonical_header_key(n), std::string(v));
+    return 0;
+  }
+
+  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    H2Connection* c = self(user_data);
+    c->last_received_ = std::chrono::steady_clock::now();
+    c->ping_outstanding_ = false;
+    switch (frame->hd.type) {
+      case NGHTTP2_GOAWAY:
+        c->going_away_ = true;
+        c->goaway_last_stream_ = frame->goaway.last_stream_id;
+        c->retire();
+        return 0;
+      case NGHTTP2_HEADERS: {
+        Exchange* e = exchange(c, frame->hd.stream_id);
+        if (e == nullptr) return 0;
+        if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) e->remote_ended = true;
+        if (e->head_reported || e->observer == nullptr) return 0;
+        // 1xx heads are skipped, as Go's transport does (101 is refused by
+        // nghttp2 itself).
+        if (e->head.status >= 100 && e->head.status < 200) return 0;
+        e->head_reported = true;
+        e->head.proto = "HTTP/2.0";
+        e->head.status_text = std::to_string(e->head.status);
+        e->observer->on_response_head(e->head);
+        return 0;
+      }
+      case NGHTTP2_DATA:
+        if (Exchange* e = exchange(c, frame->hd.stream_id)) {
+          if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) e->remote_ended = true;
+        }
+        return 0;
+      default:
+        return 0;
+    }
+  }
+
+  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
+                           size_t len, void* user_data) {
+    H2Connection* c = self(user_data);
+    c->last_received_ = std::chrono::steady_clock::now();
+    Exchange* e = exchange(c, stream_id);
+    if (e == nullptr || e->observer == nullptr) return 0;
+    e->received_any = true;
+    e->observer->on_response_body(std::string_view(reinterpret_cast<const char*>(data), len));
+    return 0;
+  }
+
+  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code,
+                             void* user_data) {
+    H2Connection* c = self(user_data);
+    Exchange* e = exchange(c, stream_id);
+    if (e == nullptr) return 0;
+    if (e->header_error) {
+      c->finish_exchange(stream_id, e->header_error, false);
+    } else if (error_code == NGHTTP2_NO_ERROR && e->remote_ended) {
+      if (!e->head_reported) {
+        c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, "http2: no response headers"),
+                           false);
+      } else {
+        c->finish_exchange(stream_id, std::nullopt, false);
+      }
+    } else if (error_code == NGHTTP2_REFUSED_STREAM) {
+      // Never processed by the server: safe to send again.
+      c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, stream_error_text(stream_id, error_code)),
+                         !e->received_any);
+    } else if (error_code == NGHTTP2_NO_ERROR) {
+      c->finish_exchange(stream_id, make_error(ErrorCode::io, "unexpected EOF"), false);
+    } else {
+      c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, stream_error_text(stream_id, error_code)),
+                         false);
+    }
+    return 0;
+  }
+
+  static int on_frame_not_send(nghttp2_session*, const nghttp2_frame* frame, int lib_error_code,
+                               void* user_data) {
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    H2Connection* c = self(user_data);
+    if (exchange(c, frame->hd.stream_id) == nullptr) return 0;
+    // The request never left: after a GOAWAY, or refused by nghttp2.
+    bool retryable = lib_error_code == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED ||
+                     lib_error_code == NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE;
+    c->finish_exchange(frame->hd.stream_id,
+                       make_error(ErrorCode::http_parse,
+                                  retryable ? "http2: client connection force closed via ClientConn.Close"
+                                            : std::string("http2: ") + nghttp2_strerror(lib_error_code)),
+                       retryable);
+    return 0;
+  }
+
+  static ssize_t read_body(nghttp2_session*, int32_t stream_id, uint8_t* buf, size_t length,
+                           uint32_t* data_flags, nghttp2_data_source*, void* user_data) {
+    Exchange* e = exchange(self(user_data), stream_id);
+    if (e == nullptr || !e->body) {
+      *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+      return 0;
+    }
+    size_t left = e->body->size() - e->body_offset;
+    size_t n = std::min(left, length);
+    std::memcpy(buf, e->body->data() + e->body_offset, n);
+    e->body_offset += n;
+    if (e->body_offset == e->body->size()) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+};
+
+Result<std::shared_ptr<H2Connection>> H2Connection::create(Reactor& reactor, std::unique_ptr<Stream> stream,
+                                                   std::string pool_key,
+                                                   const H2Fingerprint& fingerprint, H2Limits limits,
+                                                   Retired retired) {
+  auto c = std::make_shared<H2Connection>(reactor, std::move(stream), std::move(pool_key), limits,
+                                          std::move(retired));
+  if (auto error = c->start(fingerprint)) {
+    c->dead_ = true;
+    return *error;
+  }
+  return c;
+}
+
+H2Connection::H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std::string pool_key,
+                           H2Limits limits, Retired retired)
+    : reactor_(reactor),
+      stream_(std::move(stream)),
+      pool_key_(std::move(pool_key)),
+      limits_(limits),
+      retired_(std::move(retired)),
+      last_received_(std::chrono::steady_clock::now()) {}
+
+H2Connection::~H2Connection() {
+  if (idle_timer_) reactor_.cancel_timer(idle_timer_);
+  if (health_timer_) reactor_.cancel_timer(health_timer_);
+  if (stream_) {
+    stream_->set_observer(nullptr);
+    stream_->close();
+  }
+  if (session_) nghttp2_session_del(session_);
+}
+
+std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
+  nghttp2_session_callbacks* cbs = nullptr;
+  if (nghttp2_session_callbacks_new(&cbs) != 0) return make_error(ErrorCode::internal, "http2: out of memory");
+  nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, &Callbacks::on_begin_headers);
+  nghttp2_session_callbacks_set_on_header_callback(cbs, &Callbacks::on_header);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, &Callbacks::on_frame_recv);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, &Callbacks::on_data_chunk);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cbs, &Callbacks::on_stream_close);
+  nghttp2_session_callbacks_set_on_frame_not_send_callback(cbs, &Callbacks::on_frame_not_send);
+  nghttp2_option* opt = nullptr;
+  nghttp2_option_new(&opt);
+  int rv = nghttp2_session_client_new2(&session_, cbs, this, opt);
+  nghttp2_option_del(opt);
+  nghttp2_session_callbacks_del(cbs);
+  if (rv != 0) return make_error(ErrorCode::internal, "http2: cannot create a session");
+
+  std::vector<nghttp2_settings_entry> iv;
+  iv.reserve(f.settings.size());
+  for (auto [id, value] : f.settings) iv.push_back({id, value});
+  if (nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, iv.data(), iv.size()) != 0) {
+    return make_error(ErrorCode::invalid_input, "http2: the profile's SETTINGS are invalid");
+  }
+  if (f.connection_flow > 0 &&
+      nghttp2_submit_window_update(session_, NGHTTP2_FLAG_NONE, 0,
+                                   static_cast<int32_t>(f.connection_flow)) != 0) {
+    return make_error(ErrorCode::invalid_input, "http2: the profile's connection flow is invalid");
+  }
+  for (const auto& p : f.priority_frames) {
+    nghttp2_priority_spec spec;
+    nghttp2_priority_spec_init(&spec, static_cast<int32_t>(p.priority.depends_on), p.priority.weight,
+                               p.priority.exclusive ? 1 : 0);
+    if (nghttp2_submit_priority(session_, NGHTTP2_FLAG_NONE, static_cast<int32_t>(p.stream_id), &spec) != 0) {
+      return make_error(ErrorCode::invalid_input, "http2: the profile's PRIORITY frames are invalid");
+    }
+  }
+  if (f.first_stream_id > 1 &&
+      nghttp2_session_set_next_stream_id(session_, static_cast<int32_t>(f.first_stream_id)) != 0) {
+    return make_error(ErrorCode::invalid_input, "http2: the profile's first stream id is invalid");
+  }
+  if (f.header_priority) {
+    nghttp2_priority_spec spec;
+    nghttp2_priority_spec_init(&spec, static_cast<int32_t>(f.header_priority->depends_on),
+                               f.header_priority->weight, f.header_priority->exclusive ? 1 : 0);
+    header_priority_ = spec;
+  }
+  stream_->set_observer(this);
+  flush();
+  arm_idle_timer();
+  return std::nullopt;
+}
+
+bool H2Connection::accepts_requests() const {
+  if (dead_ || going_away_ || retired_once_ || !session_ || !stream_ || !stream_->usable()) return false;
+  if (limits_.single_use && requests_started_ > 0) return false;
+  return nghttp2_session_check_request_allowed(session_) != 0;
+}
+
+Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional<std::string> body,
+                                     ExchangeObserver* observer) {
+  if (!accepts_requests()) {
+    return make_error(ErrorCode::io, "http2: client conn not usable");
+  }
+  std::vector<nghttp2_nv> nva;
+  nva.reserve(headers.size());
+  for (const auto& [name, value] : headers) {
+    nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
+                   reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(),
+                   value.size(), NGHTTP2_NV_FLAG_NONE});
+  }
+  auto e = std::make_unique<Exchange>();
+  e->observer = observer;
+  bool has_body = body && !body->empty();
+  e->body = std::move(body);
+  nghttp2_data_provider provider{};
+  provider.read_callback = &Callbacks::read_body;
+  const nghttp2_priority_spec* prio = header_priority_ ? &*header_priority_ : nullptr;
+  int32_t id = nghttp2_submit_request(session_, prio, nva.data(), nva.size(),
+                                      has_body ? &provider : nullptr, nullptr);
+  if (id < 0) {
+    return make_error(ErrorCode::io, std::string("http2: ") + nghttp2_strerror(id));
+  }
+  exchanges_.emplace(id, std::move(e));
+  ++requests_started_;
+  if (idle_timer_) {
+    reactor_.cancel_timer(idle_timer_);
+    idle_timer_ = 0;
+  }
+  arm_health_timer();
+  flush();
+  return id;
+}
+
+void H2Connection::cancel(int32_t stream_id) {
+  auto it = exchanges_.find(stream_id);
+  if (it == exchanges_.end()) return;
+  it->second->observer = nullptr;
+  // The exchange (and its body, which nghttp2 may still read) goes when
+  // nghttp2 reports the stream closed or its HEADERS unsent.
+  if (session_ && !dead_) {
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
+    flush();
+  } else {
+    exchanges_.erase(it);
+  }
+}
+
+void H2Connection::close(const std::string& reason) {
+  if (dead_) return;
+  fail_all(make_error(ErrorCode::io, reason), false);
+}
+
+void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable) {
+  auto it = exchanges_.find(stream_id);
+  if (it == exchanges_.end()) return;
+  std::unique_ptr<Exchange> e = std::move(it->second);
+  exchanges_.erase(it);
+  if (exchanges_.empty()) {
+    if (limits_.single_use) {
+      retire();
+    } else {
+      arm_idle_timer();
+    }
+  }
+  if (e->observer == nullptr) return;
+  if (error) {
+    e->observer->on_response_error(*error, retryable);
+  } else {
+    e->observer->on_response_complete();
+  }
+}
+
+void H2Connection::on_stream_data(std::string_view data) {
+  auto keep = shared_from_this();
+  last_received_ = std::chrono::steady_clock::now();
+  ++callback_depth_;
+  ssize_t rv = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  --callback_depth_;
+  if (rv < 0) {
+    fail_all(make_error(ErrorCode::http_parse, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
+             false);
+  } else {
+    flush();
+  }
+  release_later(std::move(keep));
+}
+
+void H2Connection::on_stream_closed(const Error* error) {
+  auto keep = shared_from_this();
+  if (going_away_) {
+    // Requests above the GOAWAY's last stream were never processed.
+    std::string text = "http2: server sent GOAWAY and closed the connection; LastStreamID=" +
+                       std::to_string(goaway_last_stream_);
+    fail_all(make_error(ErrorCode::io, text), true);
+  } else {
+    fail_all(error ? *error : make_error(ErrorCode::io, "unexpected EOF"), false);
+  }
+  release_later(std::move(keep));
+}
+
+void H2Connection::fail_all(const Error& error, bool retryable_if_unanswered) {
+  if (dead_) return;
+  dead_ = true;
+  retire();
+  if (stream_) {
+    stream_->set_observer(nullptr);
+    stream_->close();
+  }
+  auto exchanges = std::move(exchanges_);
+  exchanges_.clear();
+  for (auto& [id, e] : exchanges) {
+    if (e->observer == nullptr) continue;
+    bool unanswered = !e->received_any &&
+                      (id > goaway_last_stream_ || !going_away_ || goaway_last_stream_ == 0);
+    e->observer->on_response_error(error, retryable_if_unanswered && unanswered);
+  }
+}
+
+void H2Connection::retire() {
+  if (retired_once_) return;
+  retired_once_ = true;
+  if (idle_timer_) {
+    reactor_.cancel_timer(idle_timer_);
+    idle_timer_ = 0;
+  }
+  if (exchanges_.empty() && !dead_ && stream_) {
+    // Nothing left to wait for: close once the current call unwinds.
+    std::weak_ptr<H2Connection> weak = weak_from_this();
+    reactor_.post([weak] {
+      if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
+    });
+  }
+  auto retired = std::move(retired_);
+  retired_ = nullptr;
+  if (retired) retired(this);
+}
+
+void H2Connection::flush() {
+  if (!session_ || !stream_ || dead_) return;
+  if (callback_depth_ > 0) {
+    // nghttp2 forbids mem_send inside its callbacks; the outer call sends.
+    flush_pending_ = true;
+    return;
+  }
+  auto keep = shared_from_this();  // a callback may drop the last owner
+  do {
+    flush_pending_ = false;
+    out_.clear();
+    ++callback_depth_;
+    for (;;) {
+      const uint8_t* data = nullptr;
+      ssize_t n = nghttp2_session_mem_send(session_, &data);
+      if (n < 0) {
+        --callback_depth_;
+        fail_all(make_error(ErrorCode::http_parse,
+                            std::string("http2: ") + nghttp2_strerror(static_cast<int>(n))),
+                 false);
+        return;
+      }
+      if (n == 0 || dead_) break;
+      out_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
+      // Bounded batches keep one flush from copying a whole upload at once.
+      if (out_.size() >= 256 * 1024) {
+        stream_->write(out_);
+        out_.clear();
+      }
+    }
+    --callback_depth_;
+    if (dead_) return;
+    if (!out_.empty()) stream_->write(out_);
+    out_.clear();
+  } while (flush_pending_ && !dead_);
+  if (!dead_ && nghttp2_session_want_read(session_) == 0 && nghttp2_session_want_write(session_) == 0) {
+    // nghttp2 is done with this connection (GOAWAY both ways).
+    fail_all(make_error(ErrorCode::io, "http2: connection closed"), going_away_);
+  }
+  release_later(std::move(keep));
+}
+
+void H2Connection::release_later(std::shared_ptr<H2Connection> keep) {
+  // The last owner let go during the call: destroy after it unwinds (the
+  // stream below may still be on the stack).
+  if (keep.use_count() == 1) reactor_.post([keep = std::move(keep)] {});
+}
+
+void H2Connection::arm_idle_timer() {
+  if (idle_timer_ || limits_.idle_timeout.count() <= 0 || dead_) return;
+  std::weak_ptr<H2Connection> weak = weak_from_this();
+  idle_timer_ = reactor_.add_timer(limits_.idle_timeout, [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    self->idle_timer_ = 0;
+    if (!self->exchanges_.empty()) return;
+    self->retire();
+    self->close("http2: idle connection closed");
+  });
+}
+
+void H2Connection::arm_health_timer() {
+  if (health_timer_ || limits_.read_idle_timeout.count() <= 0 || dead_) return;
+  std::weak_ptr<H2Connection> weak = weak_from_this();
+  health_timer_ = reactor_.add_timer(limits_.read_idle_timeout, [weak] {
+    if (auto self = weak.lock()) {
+      self->health_timer_ = 0;
+      self->on_health_check();
+    }
+  });
+}
+
+void H2Connection::on_health_check() {
+  if (dead_ || exchanges_.empty()) return;
+  auto since = std::chrono::steady_clock::now() - last_received_;
+  if (ping_outstanding_) {
+    if (since >= limits_.ping_timeout) {
+      fail_all(make_error(ErrorCode::io, "http2: client connection lost"), false);
+      return;
+    }
+  } else if (since >= limits_.read_idle_timeout) {
+    ping_outstanding_ = true;
+    nghttp2_submit_ping(session_, NGHTTP2_FLAG_NONE, nullptr);
+    flush();
+    std::weak_ptr<H2Connection> weak = weak_from_this();
+    health_timer_ = reactor_.add_timer(limits_.ping_timeout, [weak] {
+      if (auto self = weak.lock()) {
+        self->health_timer_ = 0;
+        self->on_health_check();
+      }
+    });
+    return;
+  }
+  arm_health_timer();
+}
+
+}  // namespace tlsc

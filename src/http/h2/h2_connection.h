@@ -1,0 +1,106 @@
+// One HTTP/2 connection: an nghttp2 client session over a Stream, carrying
+// many requests at once. The preface (SETTINGS, connection WINDOW_UPDATE,
+// PRIORITY frames) and every HEADERS frame's priority and first stream id
+// come from the profile's H2Fingerprint. nghttp2 keeps requests beyond the
+// server's MAX_CONCURRENT_STREAMS queued until a stream closes, and does
+// flow control; this class moves bytes and tells each request's observer.
+// Loop thread only.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "http/exchange_observer.h"
+#include "http/h2/h2_fingerprint.h"
+#include "http/h2/h2_request.h"
+#include "net/stream.h"
+#include "reactor/reactor.h"
+
+namespace tlsc {
+
+struct H2Limits {
+  // Closed after this long without a request; 0: never.
+  std::chrono::milliseconds idle_timeout{90000};
+  // With requests open and nothing received for this long, a PING is sent;
+  // no answer within ping_timeout means the connection is dead.
+  std::chrono::milliseconds read_idle_timeout{30000};
+  std::chrono::milliseconds ping_timeout{15000};
+  size_t max_header_bytes = size_t{10} << 20;
+  bool single_use = false;  // disableKeepAlives: one request, then close
+};
+
+class H2Connection final : public StreamObserver, public std::enable_shared_from_this<H2Connection> {
+ public:
+  // Told once when the connection can carry no more requests (closed,
+  // failed, GOAWAY, idle timeout), so the pool forgets it.
+  using Retired = std::function<void(H2Connection*)>;
+
+  // Sends the preface. Fails when nghttp2 refuses the profile's values.
+  static Result<std::shared_ptr<H2Connection>> create(Reactor& reactor, std::unique_ptr<Stream> stream,
+                                              std::string pool_key, const H2Fingerprint& fingerprint,
+                                              H2Limits limits, Retired retired);
+  ~H2Connection();
+
+  // No GOAWAY seen, not failed, stream ids left.
+  bool accepts_requests() const;
+  // Starts a request. The observer hears about it until the response
+  // completes or fails, or until cancel(id).
+  Result<int32_t> submit(const H2HeaderBlock& headers, std::optional<std::string> body,
+                         ExchangeObserver* observer);
+  // The request's owner gives up: RST_STREAM(CANCEL), no more calls.
+  void cancel(int32_t stream_id);
+  // Closes now; open requests fail.
+  void close(const std::string& reason);
+
+  const std::string& pool_key() const { return pool_key_; }
+  size_t open_requests() const { return exchanges_.size(); }
+
+  void on_stream_data(std::string_view data) override;
+  void on_stream_closed(const Error* error) override;
+
+  H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std::string pool_key,
+               H2Limits limits, Retired retired);
+
+ private:
+  struct Exchange;
+  struct Callbacks;
+
+  std::optional<Error> start(const H2Fingerprint& fingerprint);
+  void flush();
+  void release_later(std::shared_ptr<H2Connection> keep);
+  void fail_all(const Error& error, bool retryable_if_unanswered);
+  void finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable);
+  void retire();
+  void arm_idle_timer();
+  void arm_health_timer();
+  void on_health_check();
+
+  Reactor& reactor_;
+  std::unique_ptr<Stream> stream_;
+  std::string pool_key_;
+  H2Limits limits_;
+  Retired retired_;
+  nghttp2_session* session_ = nullptr;
+  std::optional<nghttp2_priority_spec> header_priority_;
+  std::unordered_map<int32_t, std::unique_ptr<Exchange>> exchanges_;
+  int callback_depth_ = 0;  // nghttp2 forbids mem_send inside its callbacks
+  bool flush_pending_ = false;
+  bool going_away_ = false;
+  bool dead_ = false;
+  bool retired_once_ = false;
+  int32_t goaway_last_stream_ = 0;
+  size_t requests_started_ = 0;
+  std::string out_;
+  Reactor::TimerId idle_timer_ = 0;
+  Reactor::TimerId health_timer_ = 0;
+  std::chrono::steady_clock::time_point last_received_;
+  bool ping_outstanding_ = false;
+};
+
+}  // namespace tlsc
