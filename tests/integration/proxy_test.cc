@@ -386,3 +386,13 @@ TEST_CASE("proxy: HTTP/2 targets through each kind of proxy show the same HTTP/2
   }
   CHECK(direct == "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p");
 }
+
+TEST_CASE("proxy: localAddress and disableIPV6 apply to the connection to the proxy", "[proxy]") {
+  Server p = start({"python3", kProxies + "connect_proxy.py"});
+  json r = get(https_url(), "http://" + p.addr(), {{"localAddress", "127.0.0.1"}});
+  CHECK(r["status"] == 200);
+  r = get(https_url(), "http://" + p.addr(), {{"localAddress", "[::1]:0"}});
+  CHECK(body(r) == failure(https_url(), "dial tcp " + p.addr() + ": bind: address family mismatch with local address"));
+  r = get(https_url(), "http://[::1]:" + std::to_string(p.port), {{"disableIPV6", true}});
+  CHECK(body(r) == failure(https_url(), "dial tcp: address ::1: no suitable address found"));
+}
