@@ -15,8 +15,47 @@ struct ConnectionPool::Idle final : StreamObserver {
   void on_stream_closed(const Error*) override { pool->evict(conn->pool_key(), conn.get()); }
 };
 
+// Slot accounting for maxConnsPerHost. Shared with the slot tokens, which
+// connections may hold past the pool's end (their destruction is posted).
+struct ConnectionPool::Slots {
+  Reactor& reactor;
+  size_t max;
+  std::unordered_map<std::string, size_t> used;
+  std::unordered_map<std::string, std::deque<std::function<void()>>> waiters;
+
+  void wake_one(const std::string& key) {
+    auto it = waiters.find(key);
+    if (it == waiters.end()) return;
+    std::function<void()> w = std::move(it->second.front());
+    it->second.pop_front();
+    if (it->second.empty()) waiters.erase(it);
+    reactor.post(std::move(w));
+  }
+  void release(const std::string& key) {
+    if (auto it = used.find(key); it != used.end() && --it->second == 0) used.erase(it);
+    wake_one(key);
+  }
+};
+
 ConnectionPool::ConnectionPool(Reactor& reactor, PoolLimits limits)
-    : reactor_(reactor), limits_(limits) {}
+    : reactor_(reactor),
+      limits_(limits),
+      slots_(std::make_shared<Slots>(Slots{reactor, limits.max_conns_per_host, {}, {}})) {}
+
+std::optional<ConnectionPool::Slot> ConnectionPool::try_reserve_slot(const std::string& key) {
+  if (slots_->max == 0) return Slot{};
+  size_t& used = slots_->used[key];
+  if (used >= slots_->max) return std::nullopt;
+  ++used;
+  std::weak_ptr<Slots> weak = slots_;
+  return Slot(static_cast<void*>(nullptr), [weak, key](void*) {
+    if (auto slots = weak.lock()) slots->release(key);
+  });
+}
+
+void ConnectionPool::wait_for_slot(const std::string& key, std::function<void()> retry) {
+  slots_->waiters[key].push_back(std::move(retry));
+}
 
 ConnectionPool::~ConnectionPool() { close_all(); }
 
@@ -41,6 +80,7 @@ std::unique_ptr<H1Connection> ConnectionPool::take(const std::string& key) {
 
 void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
   if (!conn || !conn->reusable()) return;
+  const std::string conn_key = conn->pool_key();
   auto& list = idle_[conn->pool_key()];
   if (list.size() >= limits_.max_idle_per_host || total_ >= limits_.max_idle_total) {
     if (list.empty()) idle_.erase(conn->pool_key());
@@ -57,6 +97,8 @@ void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
   }
   list.push_back(std::move(idle));
   ++total_;
+  // A request waiting for the origin's slots can take this one.
+  slots_->wake_one(conn_key);
 }
 
 void ConnectionPool::evict(const std::string& key, H1Connection* conn) {

@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -19,6 +20,7 @@ struct PoolLimits {
   size_t max_idle_total = 100;    // Go's DefaultTransport MaxIdleConns
   size_t max_idle_per_host = 2;   // Go's DefaultMaxIdleConnsPerHost; raised below
   std::chrono::milliseconds idle_timeout{90000};
+  size_t max_conns_per_host = 0;  // Go's MaxConnsPerHost; 0: no limit
 };
 
 class ConnectionPool {
@@ -33,6 +35,14 @@ class ConnectionPool {
   void close_all();
   size_t idle_count() const { return total_; }
   std::chrono::milliseconds idle_timeout() const { return limits_.idle_timeout; }
+
+  // maxConnsPerHost: every connection of an origin (dialing, busy or idle)
+  // holds one of its slots, and gives it back when it is destroyed. nullopt:
+  // the origin is full; wait_for_slot() calls back (later, on the loop)
+  // when a slot or an idle connection frees up. A null Slot: no limit.
+  using Slot = std::shared_ptr<void>;
+  std::optional<Slot> try_reserve_slot(const std::string& key);
+  void wait_for_slot(const std::string& key, std::function<void()> retry);
 
   // The origin's HTTP/2 connection if it takes new requests.
   std::shared_ptr<H2Connection> h2(const std::string& key);
@@ -55,6 +65,7 @@ class ConnectionPool {
  private:
   struct Idle;
   void evict(const std::string& key, H1Connection* conn);
+  struct Slots;
 
   Reactor& reactor_;
   PoolLimits limits_;
@@ -63,6 +74,7 @@ class ConnectionPool {
   std::unordered_map<std::string, std::shared_ptr<H2Connection>> h2_;
   std::unordered_map<std::string, std::vector<DialWaiter>> dials_;
   std::unordered_map<std::string, bool> http1_origins_;
+  std::shared_ptr<Slots> slots_;  // outlives the pool while connections hold slots
 };
 
 }  // namespace tlsc

@@ -15,7 +15,7 @@ namespace {
 constexpr int kMaxRedirects = 10;  // Go's default CheckRedirect
 // A request the server never processed (HTTP/2 REFUSED_STREAM, above a
 // GOAWAY) goes out again, a few times at most, as Go's http2 transport does.
-constexpr int kMaxH2Retries = 3;
+constexpr int kMaxRetries = 3;
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
 
 bool ieq(std::string_view a, std::string_view b) {
@@ -244,14 +244,25 @@ void Transaction::acquire_connection() {
       return;
     }
   }
-  if (may_h2 && !pool.speaks_http1(origin_)) {
-    if (pool.dial_in_flight(origin_)) {
-      std::weak_ptr<Transaction> weak = weak_from_this();
-      pool.wait_for_dial(origin_, [weak](std::shared_ptr<H2Connection> h2) {
-        if (auto self = weak.lock()) self->on_dial_shared(std::move(h2));
-      });
-      return;
-    }
+  const bool may_share_dial = may_h2 && !pool.speaks_http1(origin_);
+  if (may_share_dial && pool.dial_in_flight(origin_)) {
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    pool.wait_for_dial(origin_, [weak](std::shared_ptr<H2Connection> h2) {
+      if (auto self = weak.lock()) self->on_dial_shared(std::move(h2));
+    });
+    return;
+  }
+  auto slot = pool.try_reserve_slot(origin_);
+  if (!slot) {
+    // maxConnsPerHost reached: wait for a connection to free up.
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    pool.wait_for_slot(origin_, [weak] {
+      if (auto self = weak.lock(); self && self->phase_ == Phase::connect) self->acquire_connection();
+    });
+    return;
+  }
+  slot_ = std::move(*slot);
+  if (may_share_dial) {
     pool.begin_dial(origin_);
     owns_dial_ = true;
   }
@@ -264,7 +275,7 @@ void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
     send_on_h2(std::move(h2));
     return;
   }
-  connect_new();
+  acquire_connection();
 }
 
 void Transaction::end_own_dial(const std::shared_ptr<H2Connection>& h2) {
@@ -299,7 +310,9 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
   if (dialed->alpn != "h2") {
     if (url_.scheme == "https") session_->pool().note_http1(origin_);
     end_own_dial(nullptr);
-    send_on(std::make_unique<H1Connection>(std::move(dialed->stream), origin_), false);
+    auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), origin_);
+    conn->attach_slot(std::move(slot_));
+    send_on(std::move(conn), false);
     return;
   }
   auto fingerprint = session_->h2_fingerprint();
@@ -323,6 +336,7 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
     return;
   }
   std::shared_ptr<H2Connection> conn = std::move(*h2);
+  conn->attach_slot(std::move(slot_));
   if (!session_->ephemeral() && !limits.single_use) session_->pool().add_h2(conn);
   send_on_h2(conn);
   // Requests that waited for this dial share the connection.
@@ -452,17 +466,12 @@ void Transaction::on_response_complete() {
 }
 
 void Transaction::on_response_error(const Error& error, bool retryable) {
-  const bool over_h2 = h2_ != nullptr;
-  bool retry = retryable && retries_ < (over_h2 ? kMaxH2Retries : 1);
+  bool retry = retryable && retries_ < kMaxRetries;
   release_connection(false);
   if (retry) {
+    // As Go's transport: any connection of the origin will do, idle or new.
     ++retries_;
-    // HTTP/2: the origin may have a fresh connection by now.
-    if (over_h2) {
-      acquire_connection();
-    } else {
-      connect_new();
-    }
+    acquire_connection();
     return;
   }
   if (phase_ == Phase::body) {
@@ -565,6 +574,7 @@ void Transaction::complete(Response r) {
     ctx_.reactor.post([doomed] {});
   }
   end_own_dial(nullptr);
+  slot_.reset();
   release_connection(false);
   session_->in_flight().erase(this);
   if (session_->ephemeral()) session_->pool().close_all();

@@ -107,6 +107,7 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   int32_t h2_stream_ = 0;
   std::unique_ptr<ConnectionDialer> dialer_;
   bool owns_dial_ = false;       // other requests for the origin wait on our dial
+  ConnectionPool::Slot slot_;    // maxConnsPerHost slot of our dial, until a connection takes it
   Reactor::TimerId timeout_timer_ = 0;
 
   // Current response.

@@ -21,6 +21,7 @@ PoolLimits limits_from(const TransportOptionsInput& t) {
     l.idle_timeout = std::chrono::milliseconds(*t.idle_conn_timeout_ns / 1000000);
   }
   if (t.disable_keep_alives) l.max_idle_per_host = 0;
+  if (t.max_conns_per_host > 0) l.max_conns_per_host = static_cast<size_t>(t.max_conns_per_host);
   return l;
 }
 

@@ -136,3 +136,31 @@ TEST_CASE("h2: cookies go out one field per pair, as fhttp splits them", "[h2][h
   }
   CHECK(cookies == std::vector<std::string>{"a=1", "b=2", "c=3"});
 }
+
+TEST_CASE("h2: ALPS negotiated end to end, on the profile's codepoint, with empty client settings as utls sends",
+          "[h2][h2-fingerprint][tls]") {
+  auto server = capture_server({"--alps", "1"});
+  json r = get(server.url + "/");
+  CHECK(r["usedProtocol"] == "HTTP/2.0");
+  json cap = json::parse(r["body"].get<std::string>());
+  CHECK(cap["tls"]["alps_codepoint_offered"] == 17613);
+  CHECK(cap["tls"]["alps_negotiated"] == true);
+  CHECK(cap["tls"]["alps_client_settings_hex"] == "");
+}
+
+TEST_CASE("h2: ALPS on the old codepoint (17513) from a customTlsClient", "[h2][h2-fingerprint][tls]") {
+  auto server = capture_server({"--alps", "1"});
+  json custom = {{"ja3String", "771,4865-4866-4867-49195-49199,0-23-65281-10-11-16-13-51-45-43-17513,29-23-24,0"},
+                 {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                 {"supportedVersions", {"1.3", "1.2"}},
+                 {"keyShareCurves", {"X25519"}},
+                 {"alpnProtocols", {"h2", "http/1.1"}},
+                 {"alpsProtocols", {"h2"}},
+                 {"h2Settings", {{"HEADER_TABLE_SIZE", 65536}}},
+                 {"h2SettingsOrder", {"HEADER_TABLE_SIZE"}},
+                 {"pseudoHeaderOrder", {":method", ":authority", ":scheme", ":path"}}};
+  json r = get(server.url + "/", {{"customTlsClient", custom}});
+  json cap = json::parse(r["body"].get<std::string>());
+  CHECK(cap["tls"]["alps_codepoint_offered"] == 17513);
+  CHECK(cap["tls"]["alps_negotiated"] == true);
+}

@@ -91,6 +91,13 @@ const server = http.createServer((req, res) => {
         res.write('chunk one,');
         setTimeout(() => { res.write('chunk two,'); res.end('end'); }, 10);
         return;
+      case 'port-after': {  // which client connection carried this request
+        const ms = Math.min(Number(parts[1] || 0), 60000);
+        const port = String(req.socket.remotePort);
+        const t = setTimeout(() => send(res, 200, { 'Content-Type': 'text/plain' }, port), ms);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
       case 'big': {
         const n = Math.min(Number(parts[1] || 1), 64 << 20);
         return send(res, 200, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(n, 0x61));

@@ -7,7 +7,10 @@
 // with the Akamai fingerprint (SETTINGS|WINDOW_UPDATE|PRIORITY|PSEUDO_HEADER_ORDER)
 // computed from it. A client that does not offer h2 gets HTTP/1.1, and the
 // body lists its header lines in order.
-//   h2_capture_server CERT KEY [--log FILE] [--alpn h2,http/1.1]
+// With --alps, the server also negotiates ALPS for h2 on whichever
+// codepoint the client offered (17613 or 17513), and reports the client's
+// application settings.
+//   h2_capture_server CERT KEY [--log FILE] [--alpn h2,http/1.1] [--alps 1]
 // Prints {"port":N}; stops when stdin closes. One thread per connection.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -34,6 +37,7 @@ namespace {
 std::string g_log_path;
 std::mutex g_log_mu;
 std::vector<std::string> g_alpn = {"h2", "http/1.1"};
+bool g_alps = false;
 
 std::string hex(const uint8_t* p, size_t n) {
   static const char* d = "0123456789abcdef";
@@ -101,6 +105,16 @@ void log_capture(const json& j) {
 enum ssl_select_cert_result_t on_client_hello(const SSL_CLIENT_HELLO* hello) {
   auto* cap = static_cast<Capture*>(SSL_get_ex_data(hello->ssl, 0));
   if (cap) cap->tls["client_hello_hex"] = hex(hello->client_hello, hello->client_hello_len);
+  if (g_alps) {
+    const uint8_t* body;
+    size_t len;
+    bool new_codepoint = SSL_early_callback_ctx_extension_get(hello, 17613, &body, &len);
+    SSL_set_alps_use_new_codepoint(hello->ssl, new_codepoint ? 1 : 0);
+    static const uint8_t kServerSettings[] = {0x00, 0x03, 0x00, 0x00, 0x00, 0x64};  // any bytes
+    SSL_add_application_settings(hello->ssl, reinterpret_cast<const uint8_t*>("h2"), 2, kServerSettings,
+                                 sizeof kServerSettings);
+    if (cap) cap->tls["alps_codepoint_offered"] = new_codepoint ? 17613 : 17513;
+  }
   return ssl_select_cert_success;
 }
 
@@ -323,6 +337,13 @@ void serve(SSL_CTX* ctx, int fd) {
       SSL_get0_alpn_selected(c.ssl, &proto, &plen);
       c.cap.protocol = std::string(reinterpret_cast<const char*>(proto), plen);
       c.cap.tls["alpn"] = c.cap.protocol;
+      c.cap.tls["alps_negotiated"] = SSL_has_application_settings(c.ssl) != 0;
+      if (SSL_has_application_settings(c.ssl)) {
+        const uint8_t* settings;
+        size_t settings_len;
+        SSL_get0_peer_application_settings(c.ssl, &settings, &settings_len);
+        c.cap.tls["alps_client_settings_hex"] = hex(settings, settings_len);
+      }
       if (c.cap.protocol != "h2") {
         char app[16384];
         int got;
@@ -374,6 +395,7 @@ int main(int argc, char** argv) {
   for (int i = 3; i + 1 < argc; i += 2) {
     std::string opt = argv[i];
     if (opt == "--log") g_log_path = argv[i + 1];
+    if (opt == "--alps") g_alps = std::string(argv[i + 1]) == "1";
     if (opt == "--alpn") {
       g_alpn.clear();
       std::string list = argv[i + 1];

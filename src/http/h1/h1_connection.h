@@ -26,6 +26,8 @@ class H1Connection final : public StreamObserver {
   bool reusable() const;
   bool was_used() const { return exchanges_ > 0; }
   const std::string& pool_key() const { return pool_key_; }
+  // The origin slot (maxConnsPerHost) this connection holds while it lives.
+  void attach_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
   Stream& stream() { return *stream_; }
 
   void on_stream_data(std::string_view data) override;
@@ -34,6 +36,7 @@ class H1Connection final : public StreamObserver {
  private:
   std::unique_ptr<Stream> stream_;
   std::string pool_key_;
+  std::shared_ptr<void> slot_;
   std::unique_ptr<H1ResponseParser> parser_;
   ExchangeObserver* observer_ = nullptr;
   std::string body_scratch_;

@@ -312,7 +312,7 @@ Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional
     idle_timer_ = 0;
   }
   arm_health_timer();
-  flush();
+  schedule_flush();
   return id;
 }
 
@@ -324,7 +324,7 @@ void H2Connection::cancel(int32_t stream_id) {
   // nghttp2 reports the stream closed or its HEADERS unsent.
   if (session_ && !dead_) {
     nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
-    flush();
+    schedule_flush();
   } else {
     exchanges_.erase(it);
   }
@@ -341,8 +341,10 @@ void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error
   std::unique_ptr<Exchange> e = std::move(it->second);
   exchanges_.erase(it);
   if (exchanges_.empty()) {
-    if (limits_.single_use) {
+    if (limits_.single_use || retired_once_) {
+      // Nothing more will use it (one request only, or after a GOAWAY).
       retire();
+      close_when_unwound();
     } else {
       arm_idle_timer();
     }
@@ -408,16 +410,32 @@ void H2Connection::retire() {
     reactor_.cancel_timer(idle_timer_);
     idle_timer_ = 0;
   }
-  if (exchanges_.empty() && !dead_ && stream_) {
-    // Nothing left to wait for: close once the current call unwinds.
-    std::weak_ptr<H2Connection> weak = weak_from_this();
-    reactor_.post([weak] {
-      if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
-    });
-  }
+  if (exchanges_.empty()) close_when_unwound();
   auto retired = std::move(retired_);
   retired_ = nullptr;
   if (retired) retired(this);
+}
+
+void H2Connection::schedule_flush() {
+  // Requests started together (a burst, the waiters of a dial) leave in one
+  // write instead of one TLS record and syscall each.
+  if (flush_scheduled_) return;
+  flush_scheduled_ = true;
+  std::weak_ptr<H2Connection> weak = weak_from_this();
+  reactor_.post([weak] {
+    if (auto self = weak.lock()) {
+      self->flush_scheduled_ = false;
+      self->flush();
+    }
+  });
+}
+
+void H2Connection::close_when_unwound() {
+  if (dead_ || !stream_) return;
+  std::weak_ptr<H2Connection> weak = weak_from_this();
+  reactor_.post([weak] {
+    if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
+  });
 }
 
 void H2Connection::flush() {

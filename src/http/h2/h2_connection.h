@@ -59,6 +59,8 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   void close(const std::string& reason);
 
   const std::string& pool_key() const { return pool_key_; }
+  // The origin slot (maxConnsPerHost) this connection holds while it lives.
+  void attach_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
   size_t open_requests() const { return exchanges_.size(); }
 
   void on_stream_data(std::string_view data) override;
@@ -73,10 +75,13 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
 
   std::optional<Error> start(const H2Fingerprint& fingerprint);
   void flush();
+  void schedule_flush();
   void release_later(std::shared_ptr<H2Connection> keep);
   void fail_all(const Error& error, bool retryable_if_unanswered);
   void finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable);
   void retire();
+  // Closes after the current call returns, if no request is open by then.
+  void close_when_unwound();
   void arm_idle_timer();
   void arm_health_timer();
   void on_health_check();
@@ -84,6 +89,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   Reactor& reactor_;
   std::unique_ptr<Stream> stream_;
   std::string pool_key_;
+  std::shared_ptr<void> slot_;
   H2Limits limits_;
   Retired retired_;
   nghttp2_session* session_ = nullptr;
@@ -91,6 +97,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   std::unordered_map<int32_t, std::unique_ptr<Exchange>> exchanges_;
   int callback_depth_ = 0;  // nghttp2 forbids mem_send inside its callbacks
   bool flush_pending_ = false;
+  bool flush_scheduled_ = false;
   bool going_away_ = false;
   bool dead_ = false;
   bool retired_once_ = false;

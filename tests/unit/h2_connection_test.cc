@@ -1,0 +1,158 @@
+// H2Connection against scripted server bytes: the exact preface a profile
+// produces, and the health check that finds a silent connection.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "http/h2/h2_connection.h"
+#include "reactor/reactor.h"
+
+using namespace tlsc;
+
+namespace {
+
+class MemoryStream final : public Stream {
+ public:
+  void set_observer(StreamObserver* o) override { observer = o; }
+  void write(std::string_view bytes) override { written.append(bytes); }
+  bool usable() const override { return open; }
+  void close() override { open = false; }
+
+  StreamObserver* observer = nullptr;
+  std::string written;
+  bool open = true;
+};
+
+struct Recorder final : ExchangeObserver {
+  int status = 0;
+  std::string body;
+  bool complete = false;
+  std::string error;
+  void on_response_head(const ResponseHead& h) override { status = h.status; }
+  void on_response_body(std::string_view b) override { body.append(b); }
+  void on_response_complete() override { complete = true; }
+  void on_response_error(const Error& e, bool) override { error = e.message; }
+};
+
+template <class F>
+auto on_loop(Reactor& reactor, F&& f) {
+  std::promise<decltype(f())> p;
+  reactor.post([&] { p.set_value(f()); });
+  return p.get_future().get();
+}
+
+std::string frame(uint8_t type, uint8_t flags, uint32_t stream, std::string payload) {
+  std::string out;
+  uint32_t n = static_cast<uint32_t>(payload.size());
+  out += static_cast<char>(n >> 16);
+  out += static_cast<char>(n >> 8);
+  out += static_cast<char>(n);
+  out += static_cast<char>(type);
+  out += static_cast<char>(flags);
+  for (int shift : {24, 16, 8, 0}) out += static_cast<char>(stream >> shift);
+  return out + payload;
+}
+
+std::string u16(uint16_t v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
+std::string u32(uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+}
+
+const H2HeaderBlock kGet = {{":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
+
+}  // namespace
+
+TEST_CASE("h2 connection: the preface is the profile's, byte for byte", "[h2]") {
+  Reactor reactor;
+  H2Fingerprint f;
+  f.settings = {{1, 65536}, {2, 0}, {4, 6291456}, {6, 262144}, {0x9a9a, 7}};  // a GREASE id too
+  f.connection_flow = 15663105;
+  f.priority_frames = {{3, {0, false, 201}}, {5, {3, true, 1}}};
+  f.first_stream_id = 7;
+  auto stream = std::make_unique<MemoryStream>();
+  MemoryStream* mem = stream.get();
+  auto conn = on_loop(reactor, [&] {
+    auto c = H2Connection::create(reactor, std::move(stream), "k", f, H2Limits{}, nullptr);
+    REQUIRE(c);
+    return *c;
+  });
+  std::string want = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+  want += frame(4, 0, 0, u16(1) + u32(65536) + u16(2) + u32(0) + u16(4) + u32(6291456) + u16(6) + u32(262144) +
+                             u16(0x9a9a) + u32(7));
+  want += frame(8, 0, 0, u32(15663105));
+  want += frame(2, 0, 3, u32(0) + std::string(1, static_cast<char>(200)));
+  want += frame(2, 0, 5, u32(0x80000003) + std::string(1, '\0'));
+  std::string written = on_loop(reactor, [&] { return mem->written; });
+  CHECK(written == want);
+  // The first request takes the stream id the profile says.
+  Recorder r;
+  auto id = on_loop(reactor, [&] { return conn->submit(kGet, std::nullopt, &r); });
+  REQUIRE(id);
+  CHECK(*id == 7);
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
+
+TEST_CASE("h2 connection: a silent server is pinged, then given up", "[h2]") {
+  Reactor reactor;
+  H2Limits limits;
+  limits.read_idle_timeout = std::chrono::milliseconds(100);
+  limits.ping_timeout = std::chrono::milliseconds(100);
+  auto stream = std::make_unique<MemoryStream>();
+  MemoryStream* mem = stream.get();
+  Recorder r;
+  auto conn = on_loop(reactor, [&] {
+    auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
+    REQUIRE(c);
+    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
+    mem->observer->on_stream_data(frame(4, 0, 0, ""));  // the server's SETTINGS, then nothing
+    return *c;
+  });
+  std::string error;
+  for (int i = 0; i < 100 && error.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    error = on_loop(reactor, [&] { return r.error; });
+  }
+  CHECK(error == "http2: client connection lost");
+  // A PING went out before giving up.
+  std::string written = on_loop(reactor, [&] { return mem->written; });
+  CHECK(written.find(frame(6, 0, 0, std::string(8, '\0'))) != std::string::npos);
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
+
+TEST_CASE("h2 connection: a slow answer within the health window completes", "[h2]") {
+  Reactor reactor;
+  H2Limits limits;
+  limits.read_idle_timeout = std::chrono::milliseconds(300);
+  limits.ping_timeout = std::chrono::milliseconds(300);
+  auto stream = std::make_unique<MemoryStream>();
+  MemoryStream* mem = stream.get();
+  Recorder r;
+  auto conn = on_loop(reactor, [&] {
+    auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
+    REQUIRE(c);
+    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
+    mem->observer->on_stream_data(frame(4, 0, 0, ""));
+    return *c;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  on_loop(reactor, [&] {
+    // :status 200 (static table index 8), then the body.
+    mem->observer->on_stream_data(frame(1, 4, 1, "\x88") + frame(0, 1, 1, "hello"));
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return r.complete; }));
+  CHECK(r.status == 200);
+  CHECK(r.body == "hello");
+  CHECK(r.error.empty());
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
