@@ -7,14 +7,26 @@
 namespace tlsc {
 
 std::string origin_key(const Url& url) {
-  std::string key = url.scheme + "://" + url.host();
-  if (url.port.empty()) key += ":" + std::to_string(url.effective_port());
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+  // operator+ chains of std::string here.
+  std::string key = url.scheme;
+  key += "://";
+  key += url.host();
+  if (url.port.empty()) {
+    key += ':';
+    key += std::to_string(url.effective_port());
+  }
   return key;
 }
 
 std::string pool_key(const Url& url, const ClientOptions& options) {
   std::string key = origin_key(url);
-  if (options.proxy) key += " via " + options.proxy->url + " #" + std::to_string(options.proxy_generation);
+  if (options.proxy) {
+    key += " via ";
+    key += options.proxy->url;
+    key += " #";
+    key += std::to_string(options.proxy_generation);
+  }
   return key;
 }
 

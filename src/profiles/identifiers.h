@@ -1,6 +1,5 @@
-// The profile identifiers tls-client accepts (profiles.MappedTLSClients).
-// The profile data itself comes with the profiles issue; until then a
-// profile is its name, and an unknown name falls back to the default.
+// The profile identifiers: upstream's default, and whether an identifier
+// names a profile (built-in or from TLS_CLIENT_PROFILES_DIR).
 #pragma once
 
 #include <string_view>

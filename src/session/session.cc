@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "http/transaction.h"
+#include "profiles/registry.h"
 #include "tls/spec_apply.h"
+#include "tls/spec_options.h"
 
 namespace tlsc {
-
-extern const char kChrome133Profile[];  // generated from profiles/chrome_133.json
 
 namespace {
 
@@ -59,7 +59,8 @@ Result<TlsContext*> Session::tls_context() {
     t.insecure_skip_verify = o.insecure_skip_verify;
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
-    t.spec = o.custom_spec ? *o.custom_spec : builtin_client_hello_spec(o.profile);
+    SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
+    t.spec = apply_spec_options(o.custom_spec ? *o.custom_spec : find_profile(o.profile).tls, so);
     if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();
@@ -74,10 +75,8 @@ Result<const H2Fingerprint*> Session::h2_fingerprint() {
     if (o.custom_tls_client) {
       h2_ = h2_fingerprint_from_custom(*o.custom_tls_client);
     } else {
-      static const nlohmann::json profile = nlohmann::json::parse(kChrome133Profile, nullptr, false);
-      const nlohmann::json& block =
-          profile.is_object() && profile.contains("http2") ? profile["http2"] : nlohmann::json();
-      auto f = h2_fingerprint_from_json(block, profile.is_object() && profile.value("allow_http", false));
+      const Profile& profile = find_profile(o.profile);
+      auto f = h2_fingerprint_from_json(profile.http2, profile.allow_http);
       if (!f) return f.error();
       h2_ = std::move(*f);
     }

@@ -1,4 +1,5 @@
 // customTlsClient (JA3 string + lists of names) → ClientHelloSpec.
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <unordered_map>
@@ -160,6 +161,35 @@ Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& 
     auto v = parse_uint<uint16_t>(s, 10, 16);
     if (!v) return v.error();
     spec.cipher_suites.push_back(*v);
+  }
+  // utls sends an extension the JA3 names even when its list is empty: a
+  // zero-length list (BoringSSL would leave the extension out, or fill in
+  // its own list).
+  auto listed = [&](uint16_t e) {
+    return std::find(spec.extensions.begin(), spec.extensions.end(), e) != spec.extensions.end();
+  };
+  const std::string empty_list("\0\0", 2);
+  if (listed(ext::alpn) && spec.alpn.empty()) spec.raw_extensions[ext::alpn] = empty_list;
+  for (uint16_t alps : {ext::application_settings, ext::application_settings_old}) {
+    if (listed(alps) && spec.alps.empty()) spec.raw_extensions[alps] = empty_list;
+  }
+  if (listed(ext::signature_algorithms) && spec.signature_algorithms.empty()) {
+    spec.raw_extensions[ext::signature_algorithms] = empty_list;
+  }
+  if (listed(ext::delegated_credentials) && spec.delegated_credential_algorithms.empty()) {
+    spec.raw_extensions[ext::delegated_credentials] = empty_list;
+  }
+  if (listed(ext::supported_groups) && spec.supported_groups.empty()) {
+    spec.raw_extensions[ext::supported_groups] = empty_list;
+  }
+  if (listed(ext::record_size_limit) && spec.record_size_limit == 0) {
+    spec.raw_extensions[ext::record_size_limit] = empty_list;  // a limit of 0, as utls writes it
+  }
+  // utls (SetTLSVers) refuses a supported_versions extension with no
+  // version in it when it builds the hello.
+  if (listed(ext::supported_versions) &&
+      std::none_of(spec.versions.begin(), spec.versions.end(), [](uint16_t v) { return v != kGrease; })) {
+    return make_error(ErrorCode::invalid_input, "SupportedVersions extension has invalid Versions field");
   }
   return spec;
 }

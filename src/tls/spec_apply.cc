@@ -1,46 +1,10 @@
 #include "tls/spec_apply.h"
 
 #include <algorithm>
-#include <charconv>
-#include <nlohmann/json.hpp>
 
 namespace tlsc {
 
-extern const char kChrome133Profile[];  // generated from profiles/chrome_133.json
-
 namespace {
-
-using json = nlohmann::json;
-
-// "GREASE", "0x1301" or "4865" (or a JSON number).
-std::optional<uint16_t> code_point(const json& v) {
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= 0xffff) return static_cast<uint16_t>(v.get<uint64_t>());
-  if (!v.is_string()) return std::nullopt;
-  const std::string& s = v.get_ref<const std::string&>();
-  if (s == "GREASE") return kGrease;
-  int base = 10;
-  std::string_view digits = s;
-  if (digits.starts_with("0x")) {
-    base = 16;
-    digits.remove_prefix(2);
-  }
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
-  if (ec != std::errc() || end != digits.data() + digits.size() || value > 0xffff) return std::nullopt;
-  return static_cast<uint16_t>(value);
-}
-
-Result<std::vector<uint16_t>> code_points(const json& tls, const char* key) {
-  std::vector<uint16_t> out;
-  if (!tls.contains(key)) return out;
-  if (!tls[key].is_array()) return make_error(ErrorCode::invalid_input, std::string(key) + ": not a list");
-  for (const auto& v : tls[key]) {
-    auto cp = code_point(v);
-    if (!cp) return make_error(ErrorCode::invalid_input, std::string(key) + ": bad value " + v.dump());
-    out.push_back(*cp);
-  }
-  return out;
-}
 
 std::string length_prefixed_u8(const std::vector<uint8_t>& values) {
   std::string body(1, static_cast<char>(values.size()));
@@ -49,63 +13,6 @@ std::string length_prefixed_u8(const std::vector<uint8_t>& values) {
 }
 
 }  // namespace
-
-Result<ClientHelloSpec> spec_from_profile_json(std::string_view json_text) {
-  json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("tls") || !doc["tls"].is_object()) {
-    return make_error(ErrorCode::invalid_input, "profile: no \"tls\" object");
-  }
-  const json& tls = doc["tls"];
-  ClientHelloSpec spec;
-  struct List { const char* key; std::vector<uint16_t>* out; };
-  for (List l : {List{"cipher_suites", &spec.cipher_suites}, List{"extensions", &spec.extensions},
-                 List{"supported_groups", &spec.supported_groups},
-                 List{"key_share_groups", &spec.key_share_groups},
-                 List{"signature_algorithms", &spec.signature_algorithms},
-                 List{"delegated_credential_algorithms", &spec.delegated_credential_algorithms},
-                 List{"versions", &spec.versions}, List{"cert_compression", &spec.cert_compression}}) {
-    auto v = code_points(tls, l.key);
-    if (!v) return v.error();
-    *l.out = std::move(*v);
-  }
-  try {
-    spec.permute_extensions = tls.value("permute_extensions", false);
-    spec.share_x25519_key = tls.value("share_x25519_key", false);
-    spec.point_formats = tls.value("point_formats", std::vector<uint8_t>{0});
-    spec.alpn = tls.value("alpn", std::vector<std::string>{});
-    spec.alps = tls.value("alps", std::vector<std::string>{});
-    spec.record_size_limit = tls.value("record_size_limit", uint16_t{0});
-    spec.psk_modes = tls.value("psk_modes", std::vector<uint8_t>{1});
-    if (tls.contains("ech_grease")) {
-      const json& e = tls["ech_grease"];
-      for (const auto& pair : e.value("cipher_suites", json::array())) {
-        auto k = code_point(pair.at(0));
-        auto a = code_point(pair.at(1));
-        if (!k || !a) return make_error(ErrorCode::invalid_input, "ech_grease: bad cipher suite");
-        spec.ech_grease.cipher_suites.emplace_back(*k, *a);
-      }
-      spec.ech_grease.payload_lengths = e.value("payload_lengths", std::vector<uint16_t>{});
-    }
-  } catch (const json::exception& e) {
-    return make_error(ErrorCode::invalid_input, std::string("profile: ") + e.what());
-  }
-  return spec;
-}
-
-const ClientHelloSpec& builtin_client_hello_spec(std::string_view profile) {
-  static const ClientHelloSpec chrome = [] {
-    auto s = spec_from_profile_json(kChrome133Profile);
-    return s ? *s : ClientHelloSpec{};
-  }();
-  // The *_PSK identifiers differ from their base in one thing: they offer
-  // pre_shared_key (last), so the next connection of a session resumes.
-  static const ClientHelloSpec chrome_psk = [] {
-    ClientHelloSpec s = chrome;
-    s.extensions.push_back(ext::pre_shared_key);
-    return s;
-  }();
-  return profile.find("_PSK") != std::string_view::npos ? chrome_psk : chrome;
-}
 
 ClientHelloSpec restrict_to_http1(ClientHelloSpec spec) {
   if (!spec.alpn.empty()) spec.alpn = {"http/1.1"};
@@ -152,6 +59,13 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
   }
   if (!spec.versions.empty() &&
       !SSL_set_client_hello_versions(ssl, spec.versions.data(), spec.versions.size())) {
+    return fail("versions");
+  }
+  // No supported_versions in the list and no versions: utls (SetTLSVers)
+  // then speaks TLS 1.0 to 1.2, and so do we.
+  const bool lists_versions = has(ext::supported_versions);
+  if (spec.versions.empty() && !spec.extensions.empty() && !lists_versions &&
+      !SSL_set_max_proto_version(ssl, TLS1_2_VERSION)) {
     return fail("versions");
   }
   if (!spec.cert_compression.empty() &&
@@ -201,7 +115,7 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
   // BoringSSL leaves out the TLS 1.2-only extensions when a spec offers
   // TLS 1.3 alone; the spec still lists them, so their bodies go out as
   // given (as utls sends them).
-  const bool offers_tls12 = spec.versions.empty() ||
+  const bool offers_tls12 = spec.versions.empty() || !lists_versions ||
                             std::find(spec.versions.begin(), spec.versions.end(), 0x0303) != spec.versions.end();
   if (has(ext::ec_point_formats) && (!offers_tls12 || spec.point_formats != std::vector<uint8_t>{0})) {
     std::string body = length_prefixed_u8(spec.point_formats);

@@ -12,13 +12,6 @@
 
 namespace tlsc {
 
-// The built-in spec for a profile identifier; every identifier maps to
-// chrome_133 until the profiles work adds the others as data.
-const ClientHelloSpec& builtin_client_hello_spec(std::string_view profile);
-
-// Parses a profile file's "tls" object (profiles/*.json).
-Result<ClientHelloSpec> spec_from_profile_json(std::string_view json_text);
-
 // forceHttp1: ALPN offers "http/1.1" alone, as utls's UClient does; ALPS
 // keeps only protocols still in ALPN (BoringSSL sends ALPS for those only),
 // and goes when none is left.

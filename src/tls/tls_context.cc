@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/base64.h"
@@ -126,9 +127,17 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
     SSL_CTX_set_cert_store(c->ctx_.get(), store);
     SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, nullptr);
   }
-  // Tickets from this session's servers resume its next connections.
-  SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
-  SSL_CTX_sess_set_new_cb(c->ctx_.get(), &TlsContext::on_new_session);
+  // Tickets from this session's servers resume its next connections, for
+  // specs that list pre_shared_key: upstream gives a session cache only to
+  // those (supportsSessionResumption); the others never resume, TLS 1.2
+  // tickets included.
+  const auto& exts = c->options_.spec.extensions;
+  if (std::find(exts.begin(), exts.end(), ext::pre_shared_key) != exts.end()) {
+    SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
+    SSL_CTX_sess_set_new_cb(c->ctx_.get(), &TlsContext::on_new_session);
+  } else {
+    SSL_CTX_set_session_cache_mode(c->ctx_.get(), SSL_SESS_CACHE_OFF);
+  }
   return c;
 }
 
@@ -168,8 +177,11 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
   } else if (auto e = apply_client_hello_spec(ssl.get(), options_.spec)) {
     return *e;
   }
-  auto key = std::make_unique<std::string>(host + ":" + std::to_string(port) + "#" +
-                                           std::to_string(ticket_scope));
+  auto key = std::make_unique<std::string>(host);
+  *key += ':';
+  *key += std::to_string(port);
+  *key += '#';
+  *key += std::to_string(ticket_scope);
   if (auto it = sessions_.find(*key); it != sessions_.end()) {
     SSL_set_session(ssl.get(), it->second.get());
     // TLS 1.3 tickets are used once, as Chrome uses them: a server can see a

@@ -350,9 +350,11 @@ TEST_CASE("0020: a server answering an extension we sent raw is refused",
   CHECK(ch.body(kUnknownExt).empty());
   Extension answer;
   answer.type = kUnknownExt;
+  // A TLS 1.2 server that starts a new session does not echo the client's
+  // session ID (0026 makes it non-empty; echoing it would be refused first).
   ScriptResult res = feed_client(
       c, server_hello_record(ch, 0xc02b /* ECDHE-ECDSA-AES128-GCM */,
-                             {answer}));
+                             {answer}, /*hrr=*/false, /*fresh_session_id=*/true));
   INFO(res.error.text);
   CHECK(res.failed);
   CHECK(res.error.has_reason(SSL_R_UNEXPECTED_EXTENSION));
@@ -385,4 +387,33 @@ TEST_CASE("0020: a full handshake with an ordered spec",
     CHECK(exchange_data(c, s, 20000, &why));
     INFO(why);
   }
+}
+
+TEST_CASE("0026: a spec's TLS 1.2-only hello carries a random 32-byte session ID, as Go's",
+          "[boringssl][client_hello][0026]") {
+  auto ctx = make_client_ctx();
+  const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,
+                                       TLSEXT_TYPE_ec_point_formats, TLSEXT_TYPE_signature_algorithms};
+  Bytes first;
+  for (int i = 0; i < 2; ++i) {
+    MemConn c = make_client(ctx.get());
+    REQUIRE(SSL_set_max_proto_version(c.ssl.get(), TLS1_2_VERSION));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
+    ClientHello ch = parse_first_client_hello(client_first_flight(c));
+    CHECK(ch.session_id.size() == 32);
+    CHECK(ch.session_id != first);  // random per connection
+    first = ch.session_id;
+  }
+  // Without a spec, BoringSSL's own behaviour: none in TLS 1.2.
+  MemConn plain = make_client(ctx.get());
+  REQUIRE(SSL_set_max_proto_version(plain.ssl.get(), TLS1_2_VERSION));
+  CHECK(parse_first_client_hello(client_first_flight(plain)).session_id.empty());
+  // A TLS 1.2 handshake with the synthetic ID completes (the server does
+  // not echo it).
+  auto sctx = make_server_ctx();
+  MemConn c = make_client(ctx.get());
+  MemConn s = make_server(sctx.get());
+  REQUIRE(SSL_set_max_proto_version(c.ssl.get(), TLS1_2_VERSION));
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
+  CHECK(run_handshake(c, s).ok);
 }

@@ -357,7 +357,10 @@ TEST_CASE("proxy: the target sees the same ClientHello through a proxy as withou
   for (std::string line; std::getline(f, line);) records.push_back(json::parse(line));
   std::remove(log.c_str());
   REQUIRE(records.size() == 3);
-  for (json& r : records) r.erase("x25519_keys");  // fresh keys per connection
+  for (json& r : records) {  // fresh keys per connection
+    r.erase("x25519_keys");
+    if (r.contains("bodies")) r["bodies"].erase("51");
+  }
   CHECK(records[1] == records[0]);
   CHECK(records[2] == records[0]);
   CHECK(records[0]["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 27}));

@@ -38,6 +38,10 @@ const Library& lib() {
     // The test PKI's root is the only trusted root, as SSL_CERT_FILE says
     // (read once, on the first TLS connection).
     setenv("SSL_CERT_FILE", (cert_dir() + "/ca.pem").c_str(), 1);
+    // Users' profile files (read once, when the library first needs a
+    // profile): one good file that adds an identifier, one malformed file
+    // that is reported and skipped (profiles_test.cc).
+    setenv("TLS_CLIENT_PROFILES_DIR", TLSC_SOURCE_DIR "/tests/integration/data/user_profiles", 1);
     void* h = dlopen(TLSC_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
     if (h == nullptr) throw std::runtime_error(std::string("dlopen: ") + dlerror());
     Library x{};

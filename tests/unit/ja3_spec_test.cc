@@ -58,3 +58,23 @@ TEST_CASE("ja3 spec: upstream's errors", "[ja3]") {
   c.supported_signature_algorithms = {"0806", "ffff"};  // hex code points are accepted
   CHECK(spec_from_custom_tls_client(c)->signature_algorithms == std::vector<uint16_t>{0x0806, 0xffff});
 }
+
+TEST_CASE("ja3 spec: an extension the JA3 names with an empty list goes out as an empty list, as utls sends it",
+          "[ja3]") {
+  CustomTlsClientInput c;
+  c.ja3_string = "771,4865,0-10-13-16-17513-28-34-43-51,,0";
+  c.supported_versions = {"1.3"};
+  c.key_share_curves = {"X25519"};
+  auto spec = spec_from_custom_tls_client(c);
+  REQUIRE(spec.ok());
+  const std::string empty("\0\0", 2);
+  for (uint16_t e : {10, 13, 16, 17513, 28, 34}) {
+    INFO(e);
+    REQUIRE(spec->raw_extensions.count(e) == 1);
+    CHECK(spec->raw_extensions.at(e) == empty);
+  }
+  CHECK(spec->raw_extensions.count(0) == 0);
+  // supported_versions with nothing in it: utls refuses to build the hello.
+  c.supported_versions = {"GREASE"};
+  CHECK(spec_from_custom_tls_client(c).error().message == "SupportedVersions extension has invalid Versions field");
+}

@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""Writes profiles/<name>.json and profiles/expected/<name>.json for every
+profile in upstream tls-client's profiles.MappedTLSClients, read from the
+mirrored Go sources (tls-client, utls, fhttp). Python 3 standard library
+only; nothing of upstream is copied, its literals are translated.
+
+    profiles/tools/convert_upstream.py \
+        --tls-client /work/.mirror/bogdanfinn+tls-client/repo \
+        --utls /work/.mirror/bogdanfinn+utls/repo \
+        --fhttp /work/.mirror/bogdanfinn+fhttp/repo \
+        --out profiles
+
+Two translations are made from the same parsed Go literals and kept apart
+on purpose:
+  - profile_tls() writes our schema (SCHEMA.md), which the C++ spec code
+    consumes;
+  - expected_wire() (expected.py) writes what the ClientHello must carry on
+    the wire, straight from the Go extension types, for the capture tests.
+A mistranslation in one does not make the other agree with it."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golit  # noqa: E402
+from golit import Call, Func, Lit, Name, Sel, Unary  # noqa: E402
+import expected as expected_mod  # noqa: E402
+
+GREASE = "GREASE"
+
+
+def git_show(repo, path):
+    return subprocess.run(["git", "-C", repo, "show", f"HEAD:{path}"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def git_ls(repo, under=""):
+    cmd = ["git", "-C", repo, "ls-tree", "--name-only", "HEAD"] + ([under] if under else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return [p for p in out.split() if p.endswith(".go") and not p.endswith("_test.go")]
+
+
+def git_head(repo):
+    return subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+_CONST = re.compile(r"^\s*([A-Za-z_]\w*)\s+(?:[\w.]+\s+)?=\s*([^/\n]+?)\s*(?://.*)?$")
+
+
+def load_consts(repo, files):
+    """Name → int for the `Name [Type] = value` lines of Go const/var
+    blocks (value a number, another name, or Type(value))."""
+    raw = {}
+    for f in files:
+        for line in git_show(repo, f).splitlines():
+            m = _CONST.match(line)
+            if m:
+                raw.setdefault(m.group(1), m.group(2))
+    out = {}
+
+    def resolve(name, depth=0):
+        if name in out:
+            return out[name]
+        if depth > 10 or name not in raw:
+            return None
+        v = raw[name].strip()
+        m = re.fullmatch(r"\w+\((.+)\)", v)
+        if m:
+            v = m.group(1).strip()
+        if re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", v):
+            out[name] = int(v, 0)
+        elif re.fullmatch(r"\w+", v):
+            r = resolve(v, depth + 1)
+            if r is not None:
+                out[name] = r
+        return out.get(name)
+
+    for n in list(raw):
+        resolve(n)
+    return out
+
+
+class Upstream:
+    def __init__(self, tls_client, utls, fhttp):
+        self.tls_client, self.utls_repo = tls_client, utls
+        self.ns = {
+            "tls": load_consts(utls, git_ls(utls)),
+            "dicttls": load_consts(utls, git_ls(utls, "dicttls/")),
+            "http2": load_consts(fhttp, git_ls(fhttp, "http2/")),
+            "math": {"MaxUint32": 2**32 - 1, "MaxUint16": 2**16 - 1, "MaxInt32": 2**31 - 1},
+        }
+        self.ns["tls"]["GREASE_PLACEHOLDER"] = 0x0a0a
+        self.decls = {"vars": {}, "funcs": {}}
+        for f in git_ls(tls_client, "profiles/"):
+            d = golit.parse_file(git_show(tls_client, f))
+            self.decls["vars"].update(d["vars"])
+            self.decls["funcs"].update(d["funcs"])
+        self._utls_specs = self._load_utls_specs()
+        # Which utls the mirror is, and which one tls-client builds with:
+        # built-in ClientHelloIDs come from the former.
+        tags = subprocess.run(["git", "-C", utls, "tag", "--points-at", "HEAD"], capture_output=True,
+                              text=True).stdout.split()
+        self.utls_version = tags[0] if tags else git_head(utls)[:12]
+        m = re.search(r"github.com/bogdanfinn/utls (\S+)", git_show(tls_client, "go.mod"))
+        self.utls_pinned = m.group(1) if m else "an unknown version"
+        self._profiles = {}
+
+    # --- utls built-in ClientHelloIDs -------------------------------------
+    def _load_utls_specs(self):
+        common = git_show(self.utls_repo, "u_common.go")
+        clients = dict(re.findall(r'^\s*(hello\w+)\s*=\s*"([^"]*)"', common, re.M))
+        ids = {}
+        for name, client, version in re.findall(
+                r'^\s*(Hello\w+)\s*=\s*ClientHelloID\{\s*(hello\w+)\s*,\s*\w+\s*,\s*"([^"]*)"', common, re.M):
+            ids[name] = f"{clients[client]}-{version}"
+        parrots = git_show(self.utls_repo, "u_parrots.go")
+        start = parrots.index("func utlsIdToSpec(")
+        end = parrots.index("\n}\n", start)
+        body = parrots[start:end]
+        specs = {}  # Str() → return expression; the first case that names an id wins, as in Go
+        for m in re.finditer(r"\n\tcase ([^:]+):\n(.*?)(?=\n\tcase |\n\tdefault:)", body, re.S):
+            labels = re.findall(r"(Hello\w+)\.Str\(\)", m.group(1))
+            text = m.group(2)
+            r = text.find("return ")
+            if r < 0:
+                continue
+            p = golit.Parser(golit.tokenize(text[r + len("return "):]))
+            expr = p.parse_expr()
+            if "Shuffle" in text[:r + 200] or "ShuffleChromeTLSExtensions" in text:
+                expr = ("shuffled", expr)
+            for lab in labels:
+                if lab in ids:
+                    specs.setdefault(ids[lab], expr)
+        self._utls_ids = ids
+        return specs
+
+    def utls_builtin(self, id_name):
+        s = self._utls_ids.get(id_name)
+        if s is None or s not in self._utls_specs:
+            raise ValueError(f"utls ClientHelloID {id_name} has no spec in u_parrots.go")
+        expr = self._utls_specs[s]
+        if isinstance(expr, tuple):
+            raise ValueError(f"utls {id_name}: spec is shuffled by utls itself (not modelled)")
+        return self.eval(expr, {}, "tls"), (f"utls {id_name} ({s}) as the mirrored utls defines it "
+                                             f"({self.utls_version}; tls-client pins {self.utls_pinned}, "
+                                             "whose built-in specs we could not read)")
+
+    def utls_func(self, name):
+        src = git_show(self.utls_repo, "u_ech.go")
+        i = src.index(f"func {name}(")
+        p = golit.Parser(golit.tokenize(src[i:]))
+        p.next()
+        p.next()
+        p.parse_signature()
+        for st in p.parse_block():
+            if st[0] == "return":
+                return self.eval(st[1][0], {}, "tls")
+        raise ValueError(name)
+
+    # --- evaluation -------------------------------------------------------
+    def eval(self, e, env, default_ns):
+        if isinstance(e, (int, str)) or e is None:
+            return e
+        if isinstance(e, Unary):
+            v = self.eval(e.expr, env, default_ns)
+            return -v if e.op == "-" else v
+        if isinstance(e, Name):
+            parts = e.parts
+            if len(parts) == 1:
+                n = parts[0]
+                if n in env:
+                    return env[n]
+                if n in ("nil",):
+                    return None
+                if n in ("true", "false"):
+                    return n == "true"
+                if n in self.ns[default_ns]:
+                    return self.ns[default_ns][n]
+                if default_ns == "tls" and n in self._utls_ids:
+                    return ("utls_id", n)
+                return ("name", n)
+            if len(parts) == 2:
+                pkg, n = parts
+                if pkg in self.ns and n in self.ns[pkg]:
+                    return self.ns[pkg][n]
+                if pkg == "tls" and n in self._utls_ids:
+                    return ("utls_id", n)
+                return ("name", str(e))
+            return ("name", str(e))
+        if isinstance(e, Lit):
+            typ = e.type.last if isinstance(e.type, Name) else e.type
+            is_map = isinstance(typ, str) and typ.startswith("map[")
+            key = (lambda k: self.eval(k, env, default_ns)) if is_map else \
+                (lambda k: str(k) if isinstance(k, Name) else self.eval(k, env, default_ns))
+            return {"_type": typ,
+                    "keyed": {key(k): self.eval(v, env, default_ns) for k, v in e.keyed.items()},
+                    "elems": [self.eval(x, env, default_ns) for x in e.elems]}
+        if isinstance(e, Func):
+            return ("func", e, dict(env), default_ns)
+        if isinstance(e, Call):
+            fn = e.fn
+            if isinstance(fn, Name):
+                last = fn.last
+                if last in ("CurveID", "uint16", "uint8", "uint32", "uint64", "SignatureScheme",
+                            "CertCompressionAlgo", "byte"):
+                    return self.eval(e.args[0], env, default_ns)
+                if last == "BoringGREASEECH":
+                    return self.utls_func("BoringGREASEECH")
+                if last == "GetClientHelloSpec" and len(fn.parts) == 2:
+                    return ("spec_of", fn.parts[0])
+                if last == "NewClientProfile":
+                    return self.new_client_profile([self.eval(a, env, default_ns) for a in e.args])
+                if last in self.decls["funcs"]:
+                    return self.run(self.decls["funcs"][last], {}, "tls_client")
+            raise ValueError(f"line {e.line}: call {fn} is not modelled")
+        if isinstance(e, Sel):
+            raise ValueError(f"selector {e.name} is not modelled")
+        raise ValueError(f"cannot evaluate {e!r}")
+
+    def run(self, func, env, default_ns):
+        env = dict(env)
+        for st in func.body:
+            if st[0] == "assign":
+                env[st[1]] = self.eval(st[2], env, default_ns)
+            elif st[0] == "return":
+                return self.eval(st[1][0], env, default_ns)
+        raise ValueError("function without a return")
+
+    def new_client_profile(self, a):
+        keys = ["clientHelloId", "settings", "settingsOrder", "pseudoHeaderOrder", "connectionFlow",
+                "priorities", "headerPriority", "streamID", "allowHTTP", "http3Settings",
+                "http3SettingsOrder", "http3PriorityParam", "http3PseudoHeaderOrder", "http3SendGreaseFrames"]
+        return {"_type": "ClientProfile", "keyed": dict(zip(keys, a)), "elems": []}
+
+    # --- profiles ---------------------------------------------------------
+    def profile_var(self, var):
+        if var not in self._profiles:
+            expr = self.decls["vars"].get(var)
+            if expr is None:
+                raise ValueError(f"profile variable {var} not found")
+            ns = "tls"
+            v = self.eval(expr, {}, ns)
+            if isinstance(v, tuple) and v[0] == "func":
+                v = self.run(v[1], v[2], v[3])
+            self._profiles[var] = v
+        return self._profiles[var]
+
+    def spec_of(self, hello_id):
+        """A ClientHelloID value → (evaluated ClientHelloSpec literal, source)."""
+        if isinstance(hello_id, tuple) and hello_id[0] == "utls_id":
+            return self.utls_builtin(hello_id[1])
+        if isinstance(hello_id, dict) and hello_id["_type"] == "ClientHelloID":
+            f = hello_id["keyed"]["SpecFactory"]
+            v = self.run(f[1], f[2], f[3])
+            if isinstance(v, tuple) and v[0] == "spec_of":
+                other = self.profile_var(v[1])
+                spec, src = self.spec_of(other["keyed"]["clientHelloId"])
+                return spec, f"{src}, through {v[1]}.GetClientHelloSpec()"
+            if isinstance(v, tuple) and v[0] == "utls_id":
+                return self.utls_builtin(v[1])
+            return v, "tls-client's own spec"
+        raise ValueError(f"clientHelloId {hello_id!r} not modelled")
+
+    def mapped_clients(self):
+        src = git_show(self.tls_client, "profiles/profiles.go")
+        body = src[src.index("var MappedTLSClients"):]
+        body = body[:body.index("\n}\n")]
+        return re.findall(r'"([^"]+)"\s*:\s*(\w+),', body)
+
+    def default_profile(self):
+        src = git_show(self.tls_client, "profiles/profiles.go")
+        return re.search(r"var DefaultClientProfile\s*=\s*(\w+)", src).group(1)
+
+
+# --- the spec as extension objects -----------------------------------------
+# Positional fields of the utls extension types that appear unkeyed.
+POSITIONAL = {
+    "SupportedCurvesExtension": ["Curves"], "SupportedPointsExtension": ["SupportedPoints"],
+    "KeyShareExtension": ["KeyShares"], "PSKKeyExchangeModesExtension": ["Modes"],
+    "SupportedVersionsExtension": ["Versions"], "UtlsCompressCertExtension": ["Algorithms"],
+    "SignatureAlgorithmsExtension": ["SupportedSignatureAlgorithms"], "ALPNExtension": ["AlpnProtocols"],
+    "ApplicationSettingsExtension": ["SupportedProtocols"],
+    "ApplicationSettingsExtensionNew": ["SupportedProtocols"], "FakeRecordSizeLimitExtension": ["Limit"],
+    "GenericExtension": ["Id", "Data"], "DelegatedCredentialsExtension": ["SupportedSignatureAlgorithms"],
+    "RenegotiationInfoExtension": ["Renegotiation"], "SNIExtension": ["ServerName"],
+    "UtlsPaddingExtension": ["PaddingLen", "WillPad", "GetPaddingLen"],
+    "GREASEEncryptedClientHelloExtension": ["CandidateCipherSuites", "CandidatePayloadLens"],
+    "KeyShare": ["Group", "Data"], "HPKESymmetricCipherSuite": ["KdfId", "AeadId"],
+}
+
+
+def fields(lit, typ=None):
+    typ = typ or lit["_type"]
+    f = dict(lit["keyed"])
+    for name, v in zip(POSITIONAL.get(typ, []), lit["elems"]):
+        f[name] = v
+    return f
+
+
+def elems(v):
+    return [] if v is None else v["elems"]
+
+
+def normalize_spec(spec):
+    """The evaluated ClientHelloSpec literal → {"ciphers", "extensions":
+    [(type, fields)]}, with nested literals flattened to plain values."""
+    f = fields(spec, "ClientHelloSpec")
+    unsupported = set(f) - {"CipherSuites", "CompressionMethods", "Extensions"}
+    if unsupported:
+        raise ValueError(f"ClientHelloSpec fields not modelled: {sorted(unsupported)}")
+    if elems(f.get("CompressionMethods")) not in ([0], []):
+        raise ValueError("compression methods other than null")
+    exts = []
+    for e in elems(f["Extensions"]):
+        typ = e["_type"]
+        ef = fields(e)
+        out = {}
+        for k, v in ef.items():
+            if isinstance(v, dict) and v.get("_type", "").startswith("[]"):
+                inner = v["_type"][2:].split(".")[-1]
+                out[k] = [fields(x, inner) if isinstance(x, dict) else x for x in v["elems"]]
+            else:
+                out[k] = v
+        if typ == "KeyShareExtension":
+            out["KeyShares"] = [dict(ks, Data=(ks["Data"]["elems"] if isinstance(ks.get("Data"), dict) else ks.get("Data")))
+                                for ks in out.get("KeyShares", [])]
+        if typ == "GenericExtension" and isinstance(out.get("Data"), dict):
+            out["Data"] = out["Data"]["elems"]
+        exts.append((typ, out))
+    return {"ciphers": elems(f["CipherSuites"]), "extensions": exts}
+
+
+def is_grease(v):
+    return isinstance(v, int) and (v & 0x0f0f) == 0x0a0a and (v >> 8) == (v & 0xff)
+
+
+def cp(v):
+    """A code point as the schema writes it."""
+    return GREASE if is_grease(v) else f"0x{v:04x}"
+
+
+# The extension code point of each utls type (fixed ones); the others are
+# computed from their fields.
+EXT_ID = {
+    "SNIExtension": 0, "StatusRequestExtension": 5, "SupportedCurvesExtension": 10,
+    "SupportedPointsExtension": 11, "SignatureAlgorithmsExtension": 13, "ALPNExtension": 16,
+    "SCTExtension": 18, "UtlsPaddingExtension": 21, "ExtendedMasterSecretExtension": 23,
+    "UtlsCompressCertExtension": 27, "FakeRecordSizeLimitExtension": 28,
+    "DelegatedCredentialsExtension": 34, "SessionTicketExtension": 35, "UtlsPreSharedKeyExtension": 41,
+    "SupportedVersionsExtension": 43, "PSKKeyExchangeModesExtension": 45, "KeyShareExtension": 51,
+    "ApplicationSettingsExtension": 17513, "ApplicationSettingsExtensionNew": 17613,
+    "GREASEEncryptedClientHelloExtension": 65037, "RenegotiationInfoExtension": 65281,
+    "UtlsGREASEExtension": GREASE,
+}
+
+
+def profile_tls(spec):
+    """Our schema's "tls" block (SCHEMA.md) from the normalized spec."""
+    tls = {"cipher_suites": [cp(c) for c in spec["ciphers"]], "extensions": [],
+           "permute_extensions": False}
+    raw = {}
+    for typ, f in spec["extensions"]:
+        if typ == "GenericExtension":
+            eid = f["Id"]
+            raw[str(eid)] = bytes(f.get("Data") or []).hex()
+        elif typ in EXT_ID:
+            eid = EXT_ID[typ]
+        else:
+            raise ValueError(f"extension type {typ} not modelled")
+        tls["extensions"].append(eid if eid == GREASE else str(eid))
+        if typ == "SupportedCurvesExtension":
+            tls["supported_groups"] = [cp(c) for c in f.get("Curves", [])]
+        elif typ == "KeyShareExtension":
+            tls["key_share_groups"] = []
+            for ks in f.get("KeyShares", []):
+                data = ks.get("Data") or []
+                if len(data) > 1:
+                    raise ValueError("a key share with fixed key bytes")
+                tls["key_share_groups"].append(cp(ks["Group"]))
+            tls["share_x25519_key"] = False  # utls makes one key per share
+        elif typ == "SupportedPointsExtension":
+            tls["point_formats"] = list(f.get("SupportedPoints") or [])
+        elif typ == "SignatureAlgorithmsExtension":
+            tls["signature_algorithms"] = [cp(s) for s in f.get("SupportedSignatureAlgorithms", [])]
+        elif typ == "DelegatedCredentialsExtension":
+            tls["delegated_credential_algorithms"] = [cp(s) for s in f.get("SupportedSignatureAlgorithms", [])]
+        elif typ == "SupportedVersionsExtension":
+            tls["versions"] = [cp(v) for v in f.get("Versions", [])]
+        elif typ == "ALPNExtension":
+            tls["alpn"] = list(f.get("AlpnProtocols") or [])
+        elif typ in ("ApplicationSettingsExtension", "ApplicationSettingsExtensionNew"):
+            protos = list(f.get("SupportedProtocols") or [])
+            if protos:
+                tls["alps"] = protos
+            else:  # an empty list is still sent: its body is a zero length
+                raw[str(eid)] = "0000"
+        elif typ == "UtlsCompressCertExtension":
+            tls["cert_compression"] = [cp(a) for a in f.get("Algorithms", [])]
+        elif typ == "FakeRecordSizeLimitExtension":
+            tls["record_size_limit"] = f["Limit"]
+        elif typ == "PSKKeyExchangeModesExtension":
+            tls["psk_modes"] = list(f.get("Modes") or [])
+        elif typ == "GREASEEncryptedClientHelloExtension":
+            tls["ech_grease"] = {
+                "cipher_suites": [[cp(s["KdfId"]), cp(s["AeadId"])] for s in f.get("CandidateCipherSuites", [])],
+                "payload_lengths": list(f.get("CandidatePayloadLens") or []),
+            }
+        elif typ == "UtlsPaddingExtension":
+            if f.get("GetPaddingLen") != ("name", "tls.BoringPaddingStyle") and \
+                    f.get("GetPaddingLen") != ("name", "BoringPaddingStyle"):
+                raise ValueError(f"padding rule {f.get('GetPaddingLen')} not modelled")
+        elif typ == "SNIExtension" and f.get("ServerName"):
+            raise ValueError("a fixed server name")
+    if raw:
+        tls["raw_extensions"] = raw
+    return tls
+
+
+# --- HTTP/2 and HTTP/3 -----------------------------------------------------
+H2_NAMES = {1: "HEADER_TABLE_SIZE", 2: "ENABLE_PUSH", 3: "MAX_CONCURRENT_STREAMS",
+            4: "INITIAL_WINDOW_SIZE", 5: "MAX_FRAME_SIZE", 6: "MAX_HEADER_LIST_SIZE",
+            7: "UNKNOWN_SETTING_7", 8: "UNKNOWN_SETTING_8", 9: "UNKNOWN_SETTING_9"}
+
+
+def as_map(v):
+    if v is None:
+        return None
+    return {k: val for k, val in v["keyed"].items()} if isinstance(v, dict) else v
+
+
+def priority(p):
+    f = fields(p, "PriorityParam") if p else {}
+    return {"depends_on": f.get("StreamDep", 0), "exclusive": bool(f.get("Exclusive", False)),
+            "weight": f.get("Weight", 0) + 1}
+
+
+def http_blocks(prof, notes):
+    k = prof["keyed"]
+    h2 = {}
+    settings = as_map(k.get("settings"))
+    order = elems(k.get("settingsOrder"))
+    if settings is not None:
+        # fhttp writes the order's ids with the map's values (a Go map lookup:
+        # 0 for an id the map lacks).
+        h2["settings"] = [[H2_NAMES.get(i, f"0x{i:x}"), settings.get(i, 0)] for i in order]
+        missing = [i for i in order if i not in settings]
+        if missing:
+            notes.append(f"http2: settings order names {missing} without a value (sent as 0, as fhttp does)")
+        extra = [i for i in settings if i not in order]
+        if extra:
+            notes.append(f"http2: settings {extra} have values but are not in the order (not sent, as fhttp)")
+    else:
+        notes.append("http2: no settings in upstream's profile (tls-client then sends its own default map "
+                     "in Go map order)")
+    # fhttp's defaults spelled out where upstream leaves a field unset
+    # (SCHEMA.md): a 15663105 connection WINDOW_UPDATE, and HEADERS
+    # priority exclusive on stream 0 with weight 256 (Weight 255).
+    h2["connection_flow"] = k.get("connectionFlow") or 15663105
+    h2["priority_frames"] = []
+    for p in elems(k.get("priorities")):
+        pf = fields(p, "Priority")
+        pr = priority(pf.get("PriorityParam"))
+        h2["priority_frames"].append({"stream_id": pf.get("StreamID", 0), **pr})
+    hp = k.get("headerPriority")
+    h2["header_priority"] = {"depends_on": 0, "exclusive": True, "weight": 256} if hp is None else priority(hp)
+    pho = k.get("pseudoHeaderOrder")
+    h2["pseudo_header_order"] = elems(pho) if pho is not None else []
+    if pho is None:
+        notes.append("http2: no pseudo-header order in upstream's profile")
+    h2["stream_id"] = k.get("streamID") or 0
+    h3 = None
+    h3s, h3o = as_map(k.get("http3Settings")), elems(k.get("http3SettingsOrder"))
+    if h3s or h3o or k.get("http3PseudoHeaderOrder") is not None or k.get("http3PriorityParam") or \
+            k.get("http3SendGreaseFrames"):
+        h3s = h3s or {}
+        # tls-client keeps, in its order, the ids its map has a value for.
+        ids = h3o if h3o else list(h3s)
+        h3 = {"settings": [[f"0x{i:x}", h3s[i]] for i in ids if i in h3s]}
+        if h3o and any(i not in h3s for i in h3o):
+            h3["settings_order"] = [f"0x{i:x}" for i in h3o]
+        h3["priority_param"] = k.get("http3PriorityParam") or 0
+        h3["pseudo_header_order"] = elems(k.get("http3PseudoHeaderOrder"))
+        h3["send_grease_frames"] = bool(k.get("http3SendGreaseFrames"))
+    return h2, h3, bool(k.get("allowHTTP"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tls-client", required=True)
+    ap.add_argument("--utls", required=True)
+    ap.add_argument("--fhttp", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--sni", default="localhost", help="server name the capture tests use")
+    args = ap.parse_args()
+    up = Upstream(args.tls_client, args.utls, args.fhttp)
+    heads = {"tls-client": git_head(args.tls_client), "utls": git_head(args.utls),
+             "fhttp": git_head(args.fhttp)}
+    by_var = {}
+    for ident, var in up.mapped_clients():
+        by_var.setdefault(var, []).append(ident)
+    # A profile file is named after the first identifier that maps to it;
+    # the others are its aliases.
+    os.makedirs(os.path.join(args.out, "expected"), exist_ok=True)
+    failures = []
+    for var, idents in by_var.items():
+        name = idents[0]
+        try:
+            prof = up.profile_var(var)
+            spec_lit, source = up.spec_of(prof["keyed"]["clientHelloId"])
+            spec = normalize_spec(spec_lit)
+            notes = []
+            h2, h3, allow_http = http_blocks(prof, notes)
+            doc = {"name": name}
+            if idents[1:]:
+                doc["aliases"] = idents[1:]
+            doc["comment"] = (f"tls-client profiles.{var}: ClientHello from {source}. "
+                              "Generated by profiles/tools/convert_upstream.py from tls-client "
+                              f"{heads['tls-client'][:12]}, utls {heads['utls'][:12]}, fhttp {heads['fhttp'][:12]}."
+                              + ("" if not notes else " " + " ".join(notes)))
+            doc["tls"] = profile_tls(spec)
+            doc["http2"] = h2
+            if h3:
+                doc["http3"] = h3
+            doc["allow_http"] = allow_http
+            exp = expected_mod.expected_wire(spec, sni=args.sni)
+            exp["name"] = name
+            exp["source"] = doc["comment"]
+        except Exception as e:  # one report per profile, then fail
+            failures.append(f"{name} ({var}): {e}")
+            continue
+        with open(os.path.join(args.out, f"{name}.json"), "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(args.out, "expected", f"{name}.json"), "w") as f:
+            json.dump(exp, f, indent=2)
+            f.write("\n")
+    default = up.default_profile()
+    print(f"{len(by_var) - len(failures)} profiles written; upstream default: {default}")
+    for fl in failures:
+        print("FAILED:", fl, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

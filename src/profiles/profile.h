@@ -1,0 +1,35 @@
+// A profile: one tls-client identifier's ClientHello spec and its HTTP/2
+// (and HTTP/3) settings, as profiles/SCHEMA.md describes the file. The TLS
+// half is parsed into a ClientHelloSpec; the HTTP halves stay JSON, checked
+// against the schema, for the HTTP code to read (src/http/h2/).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "tls/client_hello_spec.h"
+
+namespace tlsc {
+
+struct Profile {
+  std::string name;
+  std::vector<std::string> aliases;
+  ClientHelloSpec tls;
+  nlohmann::json http2 = nlohmann::json::object();  // schema-checked; {} = fhttp's defaults
+  nlohmann::json http3;                             // null when the profile has none
+  bool allow_http = false;
+};
+
+// Parses and checks one profile file. The error message names the field
+// and the reason ("tls.extensions: 17613 listed twice"). The same parser
+// checks the built-in files at build time (profiles/tools/profile_compiler)
+// and reads them, and users' files, at run time.
+Result<Profile> parse_profile(std::string_view json_text);
+
+// The identifier syntax profile names and aliases follow.
+bool valid_profile_identifier(std::string_view s);
+
+}  // namespace tlsc

@@ -1,0 +1,139 @@
+// The profile file parser (profiles/SCHEMA.md) and the registry's loading
+// of built-in and user files.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "profiles/profile.h"
+#include "profiles/registry.h"
+
+using tlsc::parse_profile;
+
+namespace {
+
+std::string minimal(const std::string& name, const std::string& tls_extra = "", const std::string& top_extra = "") {
+  return R"({"name": ")" + name + R"(", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "43", "51"],
+             "versions": ["0x0304"], "key_share_groups": ["0x001d"])" +
+         tls_extra + "}" + top_extra + "}";
+}
+
+std::string reason(const std::string& text) {
+  auto p = parse_profile(text);
+  REQUIRE(!p);
+  return p.error().message;
+}
+
+// A fresh directory under /tmp, removed afterwards.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() /
+           ("tlsc-profiles-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+  }
+  static inline int counter = 0;
+};
+
+}  // namespace
+
+TEST_CASE("profile parser: a minimal file and its defaults", "[profiles]") {
+  auto p = parse_profile(minimal("x_1"));
+  REQUIRE(p);
+  CHECK(p->name == "x_1");
+  CHECK(p->tls.cipher_suites == std::vector<uint16_t>{0x1301});
+  CHECK(p->tls.extensions == std::vector<uint16_t>{0, 43, 51});
+  CHECK(p->tls.point_formats == std::vector<uint8_t>{0});
+  CHECK(p->http2 == nlohmann::json::object());
+  CHECK(p->http3.is_null());
+  CHECK(!p->allow_http);
+}
+
+TEST_CASE("profile parser: malformed files are refused with the field and the reason", "[profiles]") {
+  CHECK(reason("{") == "not valid JSON");
+  CHECK(reason(R"({"tls": {}})").starts_with("name: required"));
+  CHECK(reason(minimal("a b")).starts_with("name: "));
+  CHECK(reason(minimal("x", "", R"(, "colour": 1)")) == "profile: unknown field \"colour\"");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "99"]}})") ==
+        "tls.extensions: 99 has no contents: give it a body in raw_extensions");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["41", "0"]}})") ==
+        "tls.extensions: pre_shared_key (41) must be last");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "0"]}})") ==
+        "tls.extensions: 0 listed twice");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["17513", "17613"],
+                  "alps": ["h2"], "alpn": ["h2"]}})") == "tls.extensions: ALPS on both code points (17513 and 17613)");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["17613"]}})") ==
+        "tls.alps: ALPS is listed in extensions but has no protocols");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["27"],
+                  "cert_compression": [4]}})") ==
+        "tls.cert_compression: only 1 (zlib), 2 (brotli), 3 (zstd) can be decompressed");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["51"],
+                  "raw_extensions": {"51": "00"}}})")
+            .find("cannot be sent raw") != std::string::npos);
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0"],
+                  "raw_extensions": {"4660": "abc"}}})")
+            .starts_with("tls.raw_extensions.4660: "));
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x10000"], "extensions": ["0"]}})")
+            .starts_with("tls.cipher_suites[0]: expected a number up to 65535"));
+  CHECK(reason(minimal("x", R"(, "record_size_limit": 20000)")).starts_with("tls.record_size_limit: "));
+  CHECK(reason(minimal("x", "", R"(, "http2": {"priority_frames": [{"stream_id": 3, "weight": 0}]})")) ==
+        "http2.priority_frames[0].weight: the HTTP/2 weight is 1 to 256 (upstream's Weight + 1)");
+  CHECK(reason(minimal("x", "", R"(, "http2": {"pseudo_header_order": [":method", ":method"]})")) ==
+        "http2.pseudo_header_order: :method listed twice");
+  CHECK(reason(minimal("x", "", R"(, "http2": {"settings": [["NO_SUCH", 1]]})"))
+            .starts_with("http2.settings[0]: expected a number"));
+  CHECK(reason(minimal("x", "", R"(, "http2": {"settings": [["HEADER_TABLE_SIZE", -1]]})"))
+            .starts_with("http2.settings[0]: "));
+  CHECK(reason(minimal("x", "", R"(, "allow_http": "yes")")) == "profile.allow_http: expected true or false");
+}
+
+TEST_CASE("profile registry: the built-in files, their aliases and the default", "[profiles]") {
+  auto set = tlsc::load_profile_set(tlsc::builtin_profile_texts(), "");
+  CHECK(set.problems.empty());
+  CHECK(set.profiles.size() >= 76);
+  REQUIRE(set.find("chrome_133") != nullptr);
+  REQUIRE(set.find("mms_ios_1") != nullptr);
+  CHECK(set.find("mms_ios_1") == set.find("mms_ios"));
+  CHECK(set.find("no_such") == nullptr);
+  CHECK(tlsc::find_profile("no_such").name == "chrome_133");
+  CHECK(tlsc::find_profile("").name == "chrome_133");
+  CHECK(tlsc::find_profile("firefox_148").name == "firefox_148");
+  // The HTTP/2 block is there for the HTTP/2 code to read.
+  CHECK(tlsc::find_profile("chrome_133").http2["connection_flow"] == 15663105);
+  CHECK(tlsc::find_profile("chrome_146_PSK").tls.extensions.back() == 41);
+}
+
+TEST_CASE("profile registry: a user directory with a good and a bad file", "[profiles]") {
+  TempDir dir;
+  dir.write("good.json", minimal("user_one", "", R"(, "aliases": ["user_one_b"])"));
+  dir.write("bad.json", R"({"name": "user_two", "tls": {"cipher_suites": [], "extensions": ["0"]}})");
+  dir.write("notes.txt", "not a profile");
+  auto set = tlsc::load_profile_set(tlsc::builtin_profile_texts(), dir.path.string());
+  REQUIRE(set.problems.size() == 1);
+  CHECK(set.problems[0].file == (dir.path / "bad.json").string());
+  CHECK(set.problems[0].reason == "tls.cipher_suites: empty");
+  REQUIRE(set.find("user_one") != nullptr);
+  CHECK(set.find("user_one_b") == set.find("user_one"));
+  CHECK(set.find("user_two") == nullptr);
+  CHECK(set.find("chrome_133") != nullptr);
+}
+
+TEST_CASE("profile registry: a user file replaces a built-in identifier; two user files may not share one",
+          "[profiles]") {
+  TempDir dir;
+  dir.write("a.json", minimal("chrome_133"));
+  dir.write("b.json", minimal("other", "", R"(, "aliases": ["chrome_133"])"));
+  auto set = tlsc::load_profile_set(tlsc::builtin_profile_texts(), dir.path.string());
+  REQUIRE(set.problems.size() == 1);
+  CHECK(set.problems[0].reason == "identifier chrome_133 is already defined by another file");
+  REQUIRE(set.find("chrome_133") != nullptr);
+  CHECK(set.find("chrome_133")->tls.cipher_suites == std::vector<uint16_t>{0x1301});
+  // A directory that does not exist is one problem, not a crash.
+  auto none = tlsc::load_profile_set({}, (dir.path / "missing").string());
+  REQUIRE(none.problems.size() == 1);
+  CHECK(none.problems[0].reason.starts_with("cannot read the directory"));
+}
