@@ -4,6 +4,9 @@
 //   {client, mode: "loop"|"burst", inflight, requests, url, deadlineMs, warmup,
 //    keepAlive (default true: false = a new connection for every request),
 //    tls: {caFile, cycletlsVerify: "ca"|"skip"} for https URLs,
+//    h2 (true: the server speaks HTTP/2 only; undici gets allowH2, cycletls
+//    drops forceHTTP1; the others negotiate it by ALPN as they are),
+//    h2MaxStreams (the h2 server's MAX_CONCURRENT_STREAMS, 0: none),
 //    profile (ours), browser: {wreq, impit}, cycletls: {ja3, userAgent}}
 // Output: one JSON line on stdout (the last line), also when the deadline
 // cuts the run short (then finished: false). CPU time and peak RSS include
@@ -136,6 +139,32 @@ async function makeClient(name, inflight) {
       close: () => agent.destroy(),
     };
   }
+  if (name === 'undici' && spec.h2) {
+    // HTTP/2: one Client (one connection) with allowH2; pipelining is how
+    // many requests it puts on that connection at once (default 1, which
+    // would send one stream at a time): as many as the run has in flight.
+    // maxConcurrentStreams is what it assumes of the server until the
+    // server's SETTINGS arrive (default 100): as many as in flight too, or
+    // the server's limit when the bench gives it one (h2MaxStreams), since
+    // undici sends that many streams before the SETTINGS arrive and does
+    // not retry the ones the server refuses (REFUSED_STREAM)
+    const { Client } = req('undici');
+    const n = Math.max(1, inflight);
+    const client = new Client(u.origin, {
+      allowH2: true, pipelining: n, maxConcurrentStreams: spec.h2MaxStreams > 0 ? spec.h2MaxStreams : n, keepAliveTimeout: 60000,
+      connect: secureContext ? { secureContext } : undefined,
+    });
+    const p = u.pathname + u.search;
+    return {
+      version: pkgVersion('undici'),
+      one: async () => {
+        const { statusCode, body } = await client.request({ path: p, method: 'GET' });
+        await body.text();
+        return statusCode === 200;
+      },
+      close: () => client.destroy(),
+    };
+  }
   if (name === 'undici') {
     const { Pool } = req('undici');
     const pool = new Pool(u.origin, { connections: Math.max(1, inflight), pipelining: 1, keepAliveTimeout: 60000, connect: secureContext ? { secureContext } : undefined });
@@ -208,10 +237,13 @@ async function makeClient(name, inflight) {
     const c = await initCycleTLS({ port, executablePath, timeout: 20000 });
     for (const p of descendants()) startedChildren.add(p);
     const cy = spec.cycletls || {};
+    // HTTP/1.1 parts: forceHTTP1; h2: ALPN as the JA3 offers it (h2 first).
+    // cy.reuse: its enableConnectionReuse option (off by default)
     const opts = {
-      ja3: cy.ja3, userAgent: cy.userAgent, forceHTTP1: true, insecureSkipVerify: skip, timeout: 30,
+      ja3: cy.ja3, userAgent: cy.userAgent, forceHTTP1: !spec.h2, insecureSkipVerify: skip, timeout: 30,
       headers: { Accept: '*/*' }, responseType: 'text',
     };
+    if (cy.reuse) opts.enableConnectionReuse = true;
     return {
       version: pkgVersion('cycletls'),
       one: async () => {
@@ -247,11 +279,17 @@ async function makeClient(name, inflight) {
       timeoutMilliseconds: 30000,
       transportOptions,
     });
+    const usedProtocols = {};
     return {
       version: 'koffi ' + pkgVersion('koffi'),
-      one: async () => (await client.request(input)).status === 200,
+      one: async () => {
+        const r = await client.request(input);
+        const v = r.usedProtocol || '?';
+        usedProtocols[v] = (usedProtocols[v] || 0) + 1;
+        return r.status === 200;
+      },
       close: () => client.close(),
-      stats: () => client.stats,
+      stats: () => Object.assign({ usedProtocols }, client.stats),
     };
   }
   if (name === 'ours-ntc') {

@@ -3,7 +3,8 @@
 // Side-by-side bench: node-fetch 2.7.0, undici, and our library through koffi
 // (async trio) and through node-tls-client 2.1.0, against a local plain HTTP
 // server in its own process; and over HTTPS (HTTP/1.1) against a local Node
-// https server, next to wreq-js, impit and cycletls. Every run is a fresh
+// https server, next to wreq-js, impit and cycletls; and over HTTP/2 against
+// a local Node http2 server (part h2). Every run is a fresh
 // child process (bench/client.js). See bench/README.md. Writes
 // bench/results/latest.json.
 const fs = require('fs');
@@ -16,6 +17,7 @@ const ROOT = path.resolve(__dirname, '..');
 const BINDINGS = path.join(ROOT, 'tests', 'bindings');
 const { spawnServer } = require(path.join(BINDINGS, 'servers.js'));
 const { spawnHttpsServer } = require(path.join(__dirname, 'https_server.js'));
+const { spawnH2Server } = require(path.join(__dirname, 'h2_server.js'));
 
 const env = (k, d) => (process.env[k] !== undefined && process.env[k] !== '' ? process.env[k] : d);
 const num = (k, d) => Number(env(k, d));
@@ -35,8 +37,8 @@ const CFG = {
   cpuSeconds: num('BENCH_CPU_SECONDS', 15),
   oursIdle: env('BENCH_OURS_IDLE', 'match'),
   out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
-  // which parts: http (plain HTTP), https (= https-load + https-conn)
-  only: list('BENCH_ONLY', 'http,https'),
+  // which parts: http (plain HTTP), https (= https-load + https-conn), h2
+  only: list('BENCH_ONLY', 'http,https,h2'),
   https: {
     clients: list('BENCH_HTTPS_CLIENTS', 'node-fetch,undici,wreq-js,impit,cycletls,ours-koffi'),
     inflight: num('BENCH_HTTPS_INFLIGHT', 64),
@@ -59,6 +61,21 @@ const CFG = {
     cycletlsJa3: env('BENCH_CYCLETLS_JA3', '772,4865-4866-4867-49195-49199-49196-49200-52393-52392-49171-49172-156-157-47-53,0-23-65281-10-11-35-16-5-13-18-51-45-43-27-17613-65037,4588-29-23-24,0'),
     cycletlsUserAgent: env('BENCH_CYCLETLS_UA', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/133.0.0.0 Safari/537.36'),
     cycletlsVerify: env('BENCH_CYCLETLS_VERIFY', 'ca'),
+  },
+  // part h2: HTTPS over HTTP/2 against bench/h2_server.js (certificate,
+  // profiles and CA trust as in the HTTPS parts)
+  h2: {
+    clients: list('BENCH_H2_CLIENTS', 'undici,wreq-js,impit,cycletls,ours-koffi'),
+    inflight: num('BENCH_H2_INFLIGHT', 64),
+    requests: num('BENCH_H2_REQUESTS', 3000),
+    seconds: num('BENCH_H2_SECONDS', 20),
+    burst: num('BENCH_H2_BURST', 2000),
+    burstSeconds: num('BENCH_H2_BURST_SECONDS', 30),
+    rounds: num('BENCH_H2_ROUNDS', 2),
+    maxStreams: num('BENCH_H2_MAX_STREAMS', 0), // 0: Node's default (no limit)
+    // cycletls's enableConnectionReuse (1: on): without it cycletls opens a
+    // new connection for every h2 request; with it, it multiplexes on one
+    cycletlsReuse: env('BENCH_H2_CYCLETLS_REUSE', '1') !== '0',
   },
 };
 const PARTS = new Set();
@@ -100,6 +117,9 @@ async function runMeasured(statsPort, spec, { env: extraEnv = {}, idleSockets = 
   if (st) {
     r.server = { peakInflight: st.peakInflight, connectionsOpened: st.connections, requests: st.requests };
     if (st.resumed !== undefined) Object.assign(r.server, { resumed: st.resumed, tlsErrors: st.tlsErrors, firstTlsError: st.firstTlsError, tcpConnections: st.tcpConnections, protocols: st.protocols });
+    if (st.sessions !== undefined) {
+      Object.assign(r.server, { sessions: st.sessions, peakPerSession: st.peakPerSession, unknownProtocol: st.unknownProtocol, sessionErrors: st.sessionErrors, streamResets: st.streamResets, alpn: st.alpn });
+    }
   }
   // let the server see the client's sockets close before the next run
   for (let i = 0; i < 50; i++) {
@@ -140,9 +160,17 @@ const fmt = {
   ratio: (a, b) => (a && b ? (a / b).toFixed(2) : '-'),
 };
 
+// a client that could not speak h2 to the h2-only server: no request
+// answered, and handshakes turned away for want of ALPN h2 (a client that
+// offers no ALPN gets "unknownProtocol"; one that offers only http/1.1 a
+// no_application_protocol alert, a TLS error)
+const noH2 = (r) => !!(r && !r.error && r.server && !r.ok && (r.server.unknownProtocol
+  || (r.server.tlsErrors && /application protocol/i.test(r.server.firstTlsError || ''))));
+
 function cell(r, metric) {
   if (!r) return 'n/a';
   if (r.error) return 'ERROR';
+  if (noH2(r)) return 'n/a (no h2)';
   let s;
   switch (metric) {
     case 'rps': s = fmt.int(r.rps); break;
@@ -152,9 +180,10 @@ function cell(r, metric) {
     case 'cpumain': s = r.mainThreadCpuMs === null ? '-' : `${fmt.f1((r.mainThreadCpuMs * 1000) / r.done)} µs`; break;
     case 'conns': s = r.server ? fmt.int(r.server.connectionsOpened) : '-'; break;
     case 'tls': s = r.server ? `${fmt.int(r.server.connectionsOpened)} (${fmt.int(r.server.resumed)})` : '-'; break;
+    case 'h2conns': s = r.server ? `${fmt.int(r.server.tcpConnections)} (${fmt.int(r.server.peakInflight)})` : '-'; break;
     default: s = '?';
   }
-  if (!r.finished && metric !== 'conns' && metric !== 'tls') s += ` (${r.done}/${r.requested} in bound)`;
+  if (!r.finished && !['conns', 'tls', 'h2conns'].includes(metric)) s += ` (${r.done}/${r.requested} in bound)`;
   if (r.errors) s += ` [${r.errors} err]`;
   return s;
 }
@@ -171,7 +200,7 @@ function table(rows, clients) {
     const line = [row.label, ...clients.map((c) => cell(row.results[c], row.metric))];
     for (const [o, r] of ratioCols) {
       const a = row.results[o]; const b = row.results[r];
-      const val = (x) => (!x || x.error ? null : row.metric === 'rps' ? x.rps : row.metric === 'wall' ? x.wallMs : row.metric === 'peak' ? x.peakRssKB : row.metric === 'cpu' ? x.cpuPerReqUs : row.metric === 'cpumain' ? (x.mainThreadCpuMs * 1000) / x.done : null);
+      const val = (x) => (!x || x.error || noH2(x) ? null : row.metric === 'rps' ? x.rps : row.metric === 'wall' ? x.wallMs : row.metric === 'peak' ? x.peakRssKB : row.metric === 'cpu' ? x.cpuPerReqUs : row.metric === 'cpumain' ? (x.mainThreadCpuMs * 1000) / x.done : null);
       const va = val(a); const vb = val(b);
       const cut = (a && !a.error && !a.finished) || (b && !b.error && !b.finished);
       line.push(fmt.ratio(va, vb) + (cut && row.metric === 'wall' ? '*' : ''));
@@ -193,6 +222,9 @@ function progress(r) {
     sv = `; server: peak ${r.server.peakInflight} in flight, ${r.server.connectionsOpened} connections`;
     if (r.server.resumed !== undefined) {
       sv += ` (${r.server.resumed} resumed${r.server.tlsErrors ? `, ${r.server.tlsErrors} aborted handshakes` : ''})`;
+    }
+    if (r.server.sessions !== undefined) {
+      sv += `, ${r.server.sessions} h2 sessions, peak ${r.server.peakPerSession} streams on one${r.server.unknownProtocol ? `, ${r.server.unknownProtocol} without ALPN h2` : ''}${r.server.streamResets ? `, ${r.server.streamResets} streams reset` : ''}`;
     }
   }
   console.log(`  ${r.scenario.padEnd(18)} ${r.client.padEnd(11)} ${what}${sv}`);
@@ -269,10 +301,9 @@ function makeCerts() {
 }
 
 // 4-5: HTTPS over HTTP/1.1 against bench/https_server.js
-async function partHttps(parts, lib, runs) {
+async function partHttps(parts, lib, runs, certs) {
   const H = CFG.https;
   const tables = {};
-  const certs = makeCerts();
   const caFile = path.join(certs.dir, 'ca.pem');
   const server = await spawnHttpsServer({ certDir: certs.dir, leaf: H.leaf, maxSeconds: 3600 });
   const base = {
@@ -377,10 +408,87 @@ async function partHttps(parts, lib, runs) {
     }
   } finally {
     await server.close();
-    certs.remove();
   }
   return tables;
 }
+
+// 6: HTTPS over HTTP/2 against bench/h2_server.js. Each round runs every
+// client at 64 in flight, then every client's cold burst; the second round
+// in the reverse client order. Returns {table, bar}.
+async function partH2(lib, runs, certs) {
+  const H = CFG.https;
+  const H2 = CFG.h2;
+  const caFile = path.join(certs.dir, 'ca.pem');
+  const server = await spawnH2Server({ certDir: certs.dir, leaf: H.leaf, maxSeconds: 3600, maxStreams: H2.maxStreams });
+  const base = {
+    h2: true,
+    h2MaxStreams: H2.maxStreams,
+    tls: { caFile, cycletlsVerify: H.cycletlsVerify },
+    profile: H.oursProfile,
+    browser: { wreq: H.wreqBrowser, impit: H.impitBrowser },
+    cycletls: { ja3: H.cycletlsJa3, userAgent: H.cycletlsUserAgent, reuse: H2.cycletlsReuse },
+  };
+  const opts = { env: { SSL_CERT_FILE: caFile }, idleSockets: 0 };
+  const measure = async (spec) => {
+    const r = await runMeasured(server.statsPort, Object.assign({}, base, spec), opts);
+    runs.push(r); progress(r);
+    return r;
+  };
+  const clients = H2.clients.filter((c) => lib.exists || !c.startsWith('ours'));
+  const delayUrl = server.url(`/delay/${CFG.delayMs}`);
+  console.log(`h2: server 127.0.0.1:${server.port} (pid ${server.child.pid}), HTTP/2 only, MAX_CONCURRENT_STREAMS ${H2.maxStreams > 0 ? H2.maxStreams : "Node's default (none)"}, leaf ${H.leaf}, CA ${caFile}`);
+  const rounds = Math.max(1, Math.min(5, H2.rounds));
+  const loopRows = []; const burstRows = []; const bar = [];
+  const k = H2.inflight;
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? clients : [...clients].reverse();
+      const tag = rounds > 1 ? `, run ${round}` : '';
+      const rps = { label: `req/s @${k} in flight${tag}`, metric: 'rps', results: {} };
+      const cpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+      const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+      const peak = { label: `  peak RSS`, metric: 'peak', results: {} };
+      const conns = { label: `  connections (peak streams)`, metric: 'h2conns', results: {} };
+      for (const c of order) {
+        const r = await measure({
+          client: c, scenario: `h2-inflight-${k}`, mode: 'loop', inflight: k, url: delayUrl,
+          requests: H2.requests, deadlineMs: H2.seconds * 1000, warmup: k,
+        });
+        r.round = round;
+        for (const row of [rps, cpu, main, peak, conns]) row.results[c] = r;
+      }
+      loopRows.push(rps, cpu, main, peak, conns);
+      const wall = { label: `${H2.burst} at once${tag}: time`, metric: 'wall', results: {} };
+      const bpeak = { label: `  peak RSS`, metric: 'peak', results: {} };
+      const bcpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+      const bconns = { label: `  connections (peak streams)`, metric: 'h2conns', results: {} };
+      for (const c of order) {
+        const r = await measure({
+          client: c, scenario: `h2-burst-${H2.burst}`, mode: 'burst', inflight: H2.burst, url: delayUrl,
+          requests: H2.burst, deadlineMs: H2.burstSeconds * 1000, warmup: 0,
+        });
+        r.round = round;
+        for (const row of [wall, bpeak, bcpu, bconns]) row.results[c] = r;
+      }
+      burstRows.push(wall, bpeak, bcpu, bconns);
+      // the issue's bar: ours' burst finishes at least as fast as the fastest peer
+      const good = (r) => r && !r.error && r.finished && !r.errors && !noH2(r);
+      const peers = clients.filter((c) => !c.startsWith('ours') && good(wall.results[c]));
+      const fastest = peers.reduce((a, c) => (!a || wall.results[c].wallMs < wall.results[a].wallMs ? c : a), null);
+      for (const o of clients.filter((c) => c.startsWith('ours'))) {
+        const r = wall.results[o];
+        bar.push({
+          round, client: o, wallMs: r && r.wallMs, ok: !!good(r), fastestPeer: fastest, peerWallMs: fastest && wall.results[fastest].wallMs,
+          holds: !!(good(r) && (!fastest || r.wallMs <= wall.results[fastest].wallMs)),
+        });
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return { table: { title: `HTTPS over HTTP/2, /delay/${CFG.delayMs}`, clients, rows: [...loopRows, ...burstRows] }, bar };
+}
+
 
 async function main() {
   const t0 = Date.now();
@@ -392,7 +500,7 @@ async function main() {
     process.exit(2);
   }
   for (const p of PARTS) {
-    if (!['http', 'https-load', 'https-conn'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
+    if (!['http', 'https-load', 'https-conn', 'h2'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
   }
   console.log(`bench: parts ${[...PARTS].join(', ')}; ${os.cpus().length} cpus, node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? "upstream's default (2 per host)" : 'as many as in flight'}`);
@@ -403,7 +511,20 @@ async function main() {
     const clients = CFG.clients.filter((c) => lib.exists || !c.startsWith('ours'));
     tables.http = { title: `plain HTTP, /delay/${CFG.delayMs} and /fixed`, clients, rows: await partHttp(clients, runs) };
   }
-  if (PARTS.has('https-load') || PARTS.has('https-conn')) Object.assign(tables, await partHttps(PARTS, lib, runs));
+  let h2Bar;
+  if (PARTS.has('https-load') || PARTS.has('https-conn') || PARTS.has('h2')) {
+    const certs = makeCerts();
+    try {
+      if (PARTS.has('https-load') || PARTS.has('https-conn')) Object.assign(tables, await partHttps(PARTS, lib, runs, certs));
+      if (PARTS.has('h2')) {
+        const { table: t, bar } = await partH2(lib, runs, certs);
+        tables.h2 = t;
+        h2Bar = bar;
+      }
+    } finally {
+      certs.remove();
+    }
+  }
 
   const texts = {};
   for (const [k, t] of Object.entries(tables)) texts[k] = `## ${t.title}\n\n${table(t.rows, t.clients)}`;
@@ -414,6 +535,12 @@ async function main() {
   console.log('"connections opened": TCP connections the server accepted during the run, warm-up included.');
   if (tables.httpsLoad || tables.httpsConn) {
     console.log('"TLS handshakes (resumed)": handshakes the server completed during the run, warm-up included, and how many resumed a session.');
+  }
+  if (tables.h2) {
+    console.log('"connections (peak streams)": TCP connections the h2 server accepted during the run, warm-up included, and its peak of streams in flight.');
+    for (const b of h2Bar) {
+      console.log(`h2 bar, run ${b.round}: ${b.client} ${b.ok ? `${fmt.int(b.wallMs)} ms` : 'did not finish cleanly'} for ${CFG.h2.burst} at once; fastest peer ${b.fastestPeer ? `${b.fastestPeer} ${fmt.int(b.peerWallMs)} ms` : 'none'}: ${b.holds ? 'holds' : 'does NOT hold'}`);
+    }
   }
 
   const out = {
@@ -428,6 +555,7 @@ async function main() {
     loadavg: { start: load0.map((x) => +x.toFixed(2)), end: os.loadavg().map((x) => +x.toFixed(2)) },
     table: text,
     tables: texts,
+    h2Bar,
     runs,
   };
   fs.mkdirSync(path.dirname(CFG.out), { recursive: true });

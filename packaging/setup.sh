@@ -15,6 +15,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 # nginx is a test peer; any Debian flavour of it will do.
 [ -x /usr/sbin/nginx ] || pkgs+=(nginx-light)
+# The HTTP/2 interop tests' nginx echoes POST bodies with the echo module.
+pkgs+=(libnginx-mod-http-echo)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

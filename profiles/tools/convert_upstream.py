@@ -488,6 +488,43 @@ def http_blocks(prof, notes):
     return h2, h3, bool(k.get("allowHTTP"))
 
 
+def expected_http2(prof):
+    """What a fingerprinting server sees of upstream's HTTP/2 for a profile,
+    straight from the Go literal (not from the http2 block written above):
+    the Akamai string, the HEADERS priority (None: no PRIORITY flag) and
+    the first request's stream id, by fhttp's rules."""
+    k = prof["keyed"]
+    settings = as_map(k.get("settings")) or {}
+    akamai_settings = ";".join(f"{i}:{settings.get(i, 0)}" for i in elems(k.get("settingsOrder")))
+    flow = k.get("connectionFlow") or 15663105  # fhttp's transportDefaultConnFlow
+    frames = []
+    last_priority_stream = None
+    for p in elems(k.get("priorities")):
+        pf = fields(p, "Priority")
+        pp = fields(pf.get("PriorityParam"), "PriorityParam") if pf.get("PriorityParam") else {}
+        frames.append(f"{pf.get('StreamID', 0)}:{1 if pp.get('Exclusive') else 0}:"
+                      f"{pp.get('StreamDep', 0)}:{pp.get('Weight', 0) + 1}")
+        last_priority_stream = pf.get("StreamID", 0)
+    pho = k.get("pseudoHeaderOrder")
+    pseudo = elems(pho) if pho is not None else [":authority", ":method", ":path", ":scheme"]
+    akamai = f"{akamai_settings}|{flow}|{','.join(frames) or '0'}|{','.join(p[1] for p in pseudo)}"
+    hp = k.get("headerPriority")
+    if hp is None:
+        header_priority = {"depends_on": 0, "exclusive": True, "weight": 256}
+    else:
+        f = fields(hp, "PriorityParam")
+        zero = not f.get("StreamDep") and not f.get("Exclusive") and not f.get("Weight")
+        header_priority = None if zero else {"depends_on": f.get("StreamDep", 0),
+                                             "exclusive": bool(f.get("Exclusive")),
+                                             "weight": f.get("Weight", 0) + 1}
+    first = 3 if k.get("allowHTTP") else 1
+    if k.get("streamID"):
+        first = k.get("streamID")
+    if last_priority_stream is not None:
+        first = last_priority_stream + 2
+    return {"akamai": akamai, "header_priority": header_priority, "first_stream_id": first}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tls-client", required=True)
@@ -529,6 +566,7 @@ def main():
             exp = expected_mod.expected_wire(spec, sni=args.sni)
             exp["name"] = name
             exp["source"] = doc["comment"]
+            exp["http2"] = expected_http2(prof)
         except Exception as e:  # one report per profile, then fail
             failures.append(f"{name} ({var}): {e}")
             continue

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 
 #include "http/cookie_jar.h"
 #include "http/h2/h2_request.h"
@@ -13,9 +14,18 @@ namespace tlsc {
 namespace {
 
 constexpr int kMaxRedirects = 10;  // Go's default CheckRedirect
-// A request the server never processed (HTTP/2 REFUSED_STREAM, above a
-// GOAWAY) goes out again, a few times at most, as Go's http2 transport does.
-constexpr int kMaxRetries = 3;
+// A request the server never processed (a reused HTTP/1.1 connection that
+// died before answering, HTTP/2 REFUSED_STREAM or above a GOAWAY) goes out
+// again: at most 7 times, as Go's http2 RoundTrip loop allows.
+constexpr int kMaxRetries = 7;
+
+// Go's http2 backoff before retry n >= 1: 2^(n-1) s plus up to 10% jitter.
+std::chrono::milliseconds h2_retry_backoff(int retry) {
+  thread_local std::minstd_rand rng{std::random_device{}()};
+  double seconds = static_cast<double>(1u << (retry - 1));
+  seconds += seconds * 0.1 * std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
 
 bool ieq(std::string_view a, std::string_view b) {
@@ -144,6 +154,7 @@ Transaction::Transaction(TransactionContext ctx, std::shared_ptr<Session> sessio
 
 Transaction::~Transaction() {
   if (timeout_timer_) ctx_.reactor.cancel_timer(timeout_timer_);
+  if (retry_timer_) ctx_.reactor.cancel_timer(retry_timer_);
 }
 
 std::string Transaction::url_error_prefix() const {
@@ -161,7 +172,6 @@ void Transaction::begin_hop() {
   decode_error_.reset();
   following_redirect_ = false;
   redirect_to_.reset();
-  reused_connection_ = false;
 
   if (url_.scheme != "http" && url_.scheme != "https") {
     fail("unsupported protocol scheme \"" + url_.scheme + "\"");
@@ -240,7 +250,7 @@ void Transaction::acquire_connection() {
   }
   if (!session_->ephemeral()) {
     if (auto conn = pool.take(origin_)) {
-      send_on(std::move(conn), true);
+      send_on(std::move(conn));
       return;
     }
   }
@@ -312,7 +322,7 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
     end_own_dial(nullptr);
     auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), origin_);
     conn->attach_slot(std::move(slot_));
-    send_on(std::move(conn), false);
+    send_on(std::move(conn));
     return;
   }
   auto fingerprint = session_->h2_fingerprint();
@@ -343,9 +353,8 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
   end_own_dial(limits.single_use ? nullptr : conn);
 }
 
-void Transaction::send_on(std::unique_ptr<H1Connection> conn, bool reused) {
+void Transaction::send_on(std::unique_ptr<H1Connection> conn) {
   conn_ = std::move(conn);
-  reused_connection_ = reused;
   phase_ = Phase::headers;
   size_t max_header = options_.transport.max_response_header_bytes > 0
                           ? static_cast<size_t>(options_.transport.max_response_header_bytes)
@@ -466,12 +475,25 @@ void Transaction::on_response_complete() {
 }
 
 void Transaction::on_response_error(const Error& error, bool retryable) {
+  const bool over_h2 = h2_ != nullptr;
   bool retry = retryable && retries_ < kMaxRetries;
   release_connection(false);
   if (retry) {
-    // As Go's transport: any connection of the origin will do, idle or new.
-    ++retries_;
-    acquire_connection();
+    // As Go's transports: any connection of the origin will do, idle or
+    // new; HTTP/2 waits between retries after the first.
+    const int retry_number = retries_++;
+    phase_ = Phase::connect;
+    if (!over_h2 || retry_number == 0) {
+      acquire_connection();
+      return;
+    }
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    retry_timer_ = ctx_.reactor.add_timer(h2_retry_backoff(retry_number), [weak] {
+      auto self = weak.lock();
+      if (!self) return;
+      self->retry_timer_ = 0;
+      if (self->phase_ == Phase::connect) self->acquire_connection();
+    });
     return;
   }
   if (phase_ == Phase::body) {
@@ -541,7 +563,11 @@ void Transaction::finish_with_body() {
   }
   BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
                         plan_.stream_eof_symbol};
-  auto r = build_response(std::move(base), head_, url_, std::move(body_bytes_), requested_compression_,
+  // fhttp's HTTP/1 transport drops Content-Encoding and Content-Length of a
+  // body it asked compression for; its HTTP/2 transport decodes and keeps
+  // both.
+  const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
+  auto r = build_response(std::move(base), head_, url_, std::move(body_bytes_), headers_dropped,
                           std::move(jar_cookies), delivery);
   if (!r) {
     fail(r.error().message, false);
@@ -567,6 +593,10 @@ void Transaction::complete(Response r) {
   if (timeout_timer_) {
     ctx_.reactor.cancel_timer(timeout_timer_);
     timeout_timer_ = 0;
+  }
+  if (retry_timer_) {
+    ctx_.reactor.cancel_timer(retry_timer_);
+    retry_timer_ = 0;
   }
   if (dialer_) {
     dialer_->cancel();

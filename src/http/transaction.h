@@ -72,7 +72,7 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   void on_dialed(Result<DialedConnection> dialed);
   void on_dial_shared(std::shared_ptr<H2Connection> h2);
   void end_own_dial(const std::shared_ptr<H2Connection>& h2);
-  void send_on(std::unique_ptr<H1Connection> conn, bool reused);
+  void send_on(std::unique_ptr<H1Connection> conn);
   void send_on_h2(std::shared_ptr<H2Connection> conn);
   void release_connection(bool reusable);
   void after_response();
@@ -96,7 +96,6 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   std::optional<std::string> host_;
   Phase phase_ = Phase::connect;
   bool requested_compression_ = false;
-  bool reused_connection_ = false;
   int retries_ = 0;
   int redirects_ = 0;
   std::string origin_;           // pool key of the hop's origin
@@ -109,6 +108,7 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   bool owns_dial_ = false;       // other requests for the origin wait on our dial
   ConnectionPool::Slot slot_;    // maxConnsPerHost slot of our dial, until a connection takes it
   Reactor::TimerId timeout_timer_ = 0;
+  Reactor::TimerId retry_timer_ = 0;  // HTTP/2 backoff before a retry
 
   // Current response.
   ResponseHead head_;

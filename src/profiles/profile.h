@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -21,6 +22,9 @@ struct Profile {
   nlohmann::json http2 = nlohmann::json::object();  // schema-checked; {} = fhttp's defaults
   nlohmann::json http3;                             // null when the profile has none
   bool allow_http = false;
+  // The browser's own headers in its order (captured profiles); data for
+  // callers and tests, not added to requests (upstream adds none).
+  std::vector<std::pair<std::string, std::string>> default_headers;
 };
 
 // Parses and checks one profile file. The error message names the field

@@ -166,7 +166,7 @@ ClientHelloSpec parse_tls(const json& tls) {
   s.share_x25519_key = boolean(tls, "share_x25519_key", w, false);
   if (tls.contains("point_formats")) s.point_formats = bytes_list(tls, "point_formats", w);
   else s.point_formats = {0};
-  s.signature_algorithms = code_points(tls, "signature_algorithms", w, false);
+  s.signature_algorithms = code_points(tls, "signature_algorithms", w);
   s.delegated_credential_algorithms = code_points(tls, "delegated_credential_algorithms", w, false);
   s.versions = code_points(tls, "versions", w);
   if (tls.contains("alpn")) s.alpn = protocols(tls, "alpn", w);
@@ -381,7 +381,8 @@ Result<Profile> parse_profile(std::string_view json_text) {
   json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
   if (doc.is_discarded()) return make_error(ErrorCode::invalid_input, "not valid JSON");
   try {
-    only_keys(doc, {"name", "aliases", "comment", "tls", "http2", "http3", "allow_http"}, "profile");
+    only_keys(doc, {"name", "aliases", "comment", "tls", "http2", "http3", "allow_http", "default_headers"},
+              "profile");
     Profile p;
     if (!doc.contains("name") || !doc.at("name").is_string() ||
         !valid_profile_identifier(doc.at("name").get_ref<const std::string&>())) {
@@ -408,6 +409,15 @@ Result<Profile> parse_profile(std::string_view json_text) {
       p.http3 = doc.at("http3");
     }
     p.allow_http = boolean(doc, "allow_http", "profile", false);
+    if (doc.contains("default_headers")) {
+      for (const auto& h : array(doc, "default_headers", "profile")) {
+        if (!h.is_array() || h.size() != 2 || !h[0].is_string() || !h[1].is_string() ||
+            h[0].get_ref<const std::string&>().empty()) {
+          fail("default_headers", "each entry is [name, value], both strings, the name not empty");
+        }
+        p.default_headers.emplace_back(h[0].get<std::string>(), h[1].get<std::string>());
+      }
+    }
     return p;
   } catch (const SchemaError& e) {
     return make_error(ErrorCode::invalid_input, e.message);

@@ -145,6 +145,23 @@ TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
     ClientHello ch = first_hello(ctx.get(), safari);
     CHECK(u16_list(ch.body(TLSEXT_TYPE_signature_algorithms)) == kSafariSigalgs);
   }
+  SECTION("a GREASE sigalg (patch 0027): fresh per connection, its own value") {
+    // Chromium 156: GREASE first, then ML-DSA (unknown here) and the usual.
+    Spec chromium = {{G, kX25519}, {G, kX25519},
+                     {G, 0x0904, 0x0905, 0x0906, 0x0403, 0x0804, 0x0401}, {G, TLS1_3_VERSION}};
+    std::set<uint16_t> seen;
+    int same_as_group = 0;
+    const int n = 32;
+    for (int i = 0; i < n; i++) {
+      ClientHello ch = first_hello(ctx.get(), chromium);
+      std::vector<uint16_t> sigalgs = u16_list(ch.body(TLSEXT_TYPE_signature_algorithms));
+      check_list(sigalgs, chromium.sigalgs);
+      seen.insert(sigalgs[0]);
+      same_as_group += sigalgs[0] == u16_list(ch.body(TLSEXT_TYPE_supported_groups))[0];
+    }
+    CHECK(seen.size() > 4);           // chosen per connection
+    CHECK(same_as_group < n / 2);     // not the group's GREASE value
+  }
   SECTION("any number of shares, in the caller's order") {
     Spec many = {{kP521, kX25519, kP384, kP256, kHybrid},
                  {kP521, kX25519, G, kP384, kP256, kHybrid}, {}, {}};

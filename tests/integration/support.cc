@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,7 +90,9 @@ json call_raw(const char* text) {
 
 ChildServer::ChildServer(std::vector<std::string> argv) {
   int in_pipe[2], out_pipe[2];
-  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0) throw std::runtime_error("pipe");
+  // Close-on-exec: a server started later must not hold this one's stdin
+  // open, or this one never sees it close.
+  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
   pid_ = fork();
   if (pid_ == 0) {
     dup2(in_pipe[0], 0);

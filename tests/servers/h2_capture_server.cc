@@ -110,7 +110,11 @@ enum ssl_select_cert_result_t on_client_hello(const SSL_CLIENT_HELLO* hello) {
     size_t len;
     bool new_codepoint = SSL_early_callback_ctx_extension_get(hello, 17613, &body, &len);
     SSL_set_alps_use_new_codepoint(hello->ssl, new_codepoint ? 1 : 0);
-    static const uint8_t kServerSettings[] = {0x00, 0x03, 0x00, 0x00, 0x00, 0x64};  // any bytes
+    // HTTP/2 frames, as Chrome reads ALPS for h2 (a bare settings payload
+    // makes it fail with ERR_HTTP2_PROTOCOL_ERROR): one SETTINGS frame,
+    // MAX_CONCURRENT_STREAMS 100.
+    static const uint8_t kServerSettings[] = {0x00, 0x00, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00,
+                                              0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x64};
     SSL_add_application_settings(hello->ssl, reinterpret_cast<const uint8_t*>("h2"), 2, kServerSettings,
                                  sizeof kServerSettings);
     if (cap) cap->tls["alps_codepoint_offered"] = new_codepoint ? 17613 : 17513;

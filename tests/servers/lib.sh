@@ -64,3 +64,23 @@ run_nginx() {
   trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
   announce_and_wait "$pid" "$port"
 }
+
+# h2_docroot DIR: the files the HTTP/2 interop tests fetch from static
+# servers (nghttpd, nginx, h2o): hello.txt, and big.bin, 50 MiB of the test
+# pattern (64-byte lines "%015d " + 47 fixed characters + "\n", numbered from
+# 0), which tests/integration/h2_interop_test.cc generates again to compare.
+h2_docroot() {
+  local dir=$1 big=/tmp/tlsc-itest-h2-big.bin
+  mkdir -p "$dir"
+  printf 'hello from %s\n' "$2" > "$dir/hello.txt"
+  if [ "$(stat -c %s "$big" 2>/dev/null)" != 52428800 ]; then
+    python3 - "$big.$$" <<'PY'
+import sys
+tail = b'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJK\n'
+with open(sys.argv[1], 'wb') as f:
+    f.write(b''.join(b'%015d ' % i + tail for i in range(50 * 1024 * 1024 // 64)))
+PY
+    mv "$big.$$" "$big"
+  fi
+  ln "$big" "$dir/big.bin" 2>/dev/null || cp "$big" "$dir/big.bin"
+}

@@ -96,6 +96,9 @@ struct H2Connection::Callbacks {
       case NGHTTP2_GOAWAY:
         c->going_away_ = true;
         c->goaway_last_stream_ = frame->goaway.last_stream_id;
+        c->goaway_error_code_ = frame->goaway.error_code;
+        c->goaway_debug_.assign(reinterpret_cast<const char*>(frame->goaway.opaque_data),
+                                frame->goaway.opaque_data_len);
         c->retire();
         return 0;
       case NGHTTP2_HEADERS: {
@@ -376,8 +379,10 @@ void H2Connection::on_stream_closed(const Error* error) {
   auto keep = shared_from_this();
   if (going_away_) {
     // Requests above the GOAWAY's last stream were never processed.
+    // fhttp's GoAwayError.
     std::string text = "http2: server sent GOAWAY and closed the connection; LastStreamID=" +
-                       std::to_string(goaway_last_stream_);
+                       std::to_string(goaway_last_stream_) + ", ErrCode=" + error_code_name(goaway_error_code_) +
+                       ", debug=" + go_quote(goaway_debug_);
     fail_all(make_error(ErrorCode::io, text), true);
   } else {
     fail_all(error ? *error : make_error(ErrorCode::io, "unexpected EOF"), false);

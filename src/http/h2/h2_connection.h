@@ -102,6 +102,8 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   bool dead_ = false;
   bool retired_once_ = false;
   int32_t goaway_last_stream_ = 0;
+  uint32_t goaway_error_code_ = 0;
+  std::string goaway_debug_;
   size_t requests_started_ = 0;
   std::string out_;
   Reactor::TimerId idle_timer_ = 0;

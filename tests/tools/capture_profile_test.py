@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Tests tools/capture_profile.py without a browser.
+
+1. --url-only with our own library as the client (ctypes, tlsClientIdentifier
+   chrome_133): the profile the tool writes must reproduce chrome_133's
+   Akamai string, cipher list and the rest of its ClientHello fields, and
+   the request's header order as default_headers.
+2. --from-captures: the stored browser captures rebuild exactly the
+   profiles/chromium_156.json and profiles/firefox_153.json in the tree.
+
+Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER (the
+capture server binary). Exits non-zero on failure.
+"""
+import ctypes
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TOOL = os.path.join(REPO, "tools", "capture_profile.py")
+sys.path.insert(0, os.path.join(REPO, "tools"))
+import capture_profile  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def akamai(h2):
+    ids = {v: k for k, v in capture_profile.H2_SETTING_NAMES.items()}
+    settings = ";".join("%d:%d" % (ids[n] if n in ids else int(n, 0), v) for n, v in h2["settings"])
+    frames = ",".join("%d:%d:%d:%d" % (f["stream_id"], 1 if f["exclusive"] else 0, f["depends_on"], f["weight"])
+                      for f in h2["priority_frames"]) or "0"
+    pseudo = ",".join(p[1] for p in h2["pseudo_header_order"])
+    return "%s|%d|%s|%s" % (settings, h2["connection_flow"], frames, pseudo)
+
+
+def library_request(lib_path, url, headers):
+    lib = ctypes.cdll.LoadLibrary(lib_path)
+    lib.request.argtypes = [ctypes.c_char_p]
+    lib.request.restype = ctypes.c_void_p
+    lib.freeMemory.argtypes = [ctypes.c_char_p]
+    lib.freeMemory.restype = ctypes.c_void_p
+    body = {"tlsClientIdentifier": "chrome_133", "requestUrl": url, "requestMethod": "GET", "timeoutSeconds": 15,
+            "insecureSkipVerify": True, "headers": dict(headers), "headerOrder": [n for n, _ in headers]}
+    ptr = lib.request(json.dumps(body).encode())
+    out = json.loads(ctypes.string_at(ptr).decode())
+    lib.freeMemory(out["id"].encode())
+    return out
+
+
+def test_url_only(lib_path, server):
+    work = tempfile.mkdtemp(prefix="capture-tool-test-")
+    try:
+        url_only_in(work, lib_path, server)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def url_only_in(work, lib_path, server):
+    out, data = os.path.join(work, "captured.json"), os.path.join(work, "data")
+    tool = subprocess.Popen([sys.executable, TOOL, "--url-only", "--name", "captured_chrome_133", "--loads", "1",
+                             "--timeout", "30", "--out", out, "--data", data, "--server", server],
+                            stdout=subprocess.PIPE, text=True)
+    line = [None]
+    t = threading.Thread(target=lambda: line.__setitem__(0, tool.stdout.readline()), daemon=True)
+    t.start()
+    t.join(30)
+    check(bool(line[0]) and line[0].startswith("https://localhost:"), "--url-only prints the URL first")
+    if not line[0]:
+        tool.kill()
+        return
+    headers = [("user-agent", "capture-tool-test"), ("accept", "*/*"), ("accept-language", "de"),
+               ("accept-encoding", "gzip, deflate, br")]
+    r = library_request(lib_path, line[0].strip(), headers)
+    check(r.get("status") == 200, "the library's request through the tool's server: %s" % r.get("status"))
+    try:
+        rc = tool.wait(60)
+    except subprocess.TimeoutExpired:
+        tool.kill()
+        rc = None
+    check(rc == 0, "the tool ends by itself after the capture (rc %s)" % rc)
+    if rc != 0:
+        return
+    with open(out) as f:
+        got = json.load(f)
+    with open(os.path.join(REPO, "profiles", "chrome_133.json")) as f:
+        want = json.load(f)
+    check(akamai(got["http2"]) == "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p",
+          "Akamai string of the written profile: " + akamai(got["http2"]))
+    check(akamai(got["http2"]) == akamai(want["http2"]), "same Akamai string as profiles/chrome_133.json")
+    check(got["tls"]["cipher_suites"] == want["tls"]["cipher_suites"], "cipher list as chrome_133's")
+    for key in ("supported_groups", "key_share_groups", "signature_algorithms", "versions", "alpn", "alps",
+                "cert_compression", "point_formats", "share_x25519_key"):
+        check(got["tls"].get(key) == want["tls"].get(key), "tls.%s as chrome_133's" % key)
+    check(sorted(got["tls"]["extensions"]) == sorted(want["tls"]["extensions"]), "the same extensions")
+    # chrome_133 offers two ECH GREASE suites and picks one per connection.
+    check(all(s in want["tls"]["ech_grease"]["cipher_suites"] for s in got["tls"]["ech_grease"]["cipher_suites"]),
+          "ECH GREASE suite one of chrome_133's")
+    check(got["tls"]["ech_grease"]["payload_lengths"][0] in want["tls"]["ech_grease"]["payload_lengths"],
+          "ECH GREASE payload length one of chrome_133's")
+    check(got["default_headers"] == [list(h) for h in headers], "default_headers: the request's headers in order")
+    with open(os.path.join(data, "captures.jsonl")) as f:
+        lines = [json.loads(x) for x in f if x.strip()]
+    check(len(lines) == 1 and "client_hello_hex" in lines[0]["tls"], "captures.jsonl: one connection, raw hello")
+
+
+def test_from_captures():
+    for name in ("chromium_156", "firefox_153"):
+        captures = os.path.join(REPO, "tests", "data", "browsers", name, "captures.jsonl")
+        out = subprocess.run([sys.executable, TOOL, "--from-captures", captures, "--name", name, "--out", "-"],
+                             capture_output=True, text=True, timeout=60)
+        with open(os.path.join(REPO, "profiles", name + ".json")) as f:
+            stored = f.read()
+        check(out.returncode == 0 and out.stdout == stored,
+              "profiles/%s.json is what the tool makes of the stored captures" % name)
+
+
+def main():
+    lib_path = os.environ.get("TLS_CLIENT_LIB")
+    server = os.environ.get("TLSC_H2_CAPTURE_SERVER")
+    test_from_captures()
+    if lib_path and server:
+        test_url_only(lib_path, server)
+    else:
+        check(False, "TLS_CLIENT_LIB and TLSC_H2_CAPTURE_SERVER must be set")
+    print("capture_profile_test: %d failed" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,627 @@
+#!/usr/bin/env python3
+"""Captures a browser (or any client) into a profile file.
+
+Starts the capture server (tests/servers/h2_capture_server.cc, ALPS on),
+points a client at it, collects what the client sent on each connection
+(the raw ClientHello, the HTTP/2 frames, the first request's headers) and
+writes:
+  - a profile file following profiles/SCHEMA.md (tls, http2, default_headers)
+  - the raw captures as test data (one JSON line per connection).
+
+Clients:
+  --browser chromium   Chromium, headless, fresh user-data-dir and HOME whose
+                       NSS database trusts the test CA; one launch per page
+                       load (each launch is a new connection, so Chrome's
+                       extension permutation shows across loads).
+  --browser firefox    Firefox ESR, headless, fresh profile trusting the test
+                       CA, background traffic off (user.js); one launch per load.
+  --url-only           Prints the URL (first line of stdout) and waits for
+                       --loads connections from any client.
+
+Every wait is bounded (--timeout per load); browsers run in their own
+process group, which is killed afterwards.
+
+  tools/capture_profile.py --browser chromium --name chromium_156 \
+      --out profiles/chromium_156.json --data tests/data/browsers/chromium_156
+
+Python 3 standard library only.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+H2_SETTING_NAMES = {
+    1: "HEADER_TABLE_SIZE", 2: "ENABLE_PUSH", 3: "MAX_CONCURRENT_STREAMS", 4: "INITIAL_WINDOW_SIZE",
+    5: "MAX_FRAME_SIZE", 6: "MAX_HEADER_LIST_SIZE", 7: "UNKNOWN_SETTING_7", 8: "UNKNOWN_SETTING_8",
+    9: "UNKNOWN_SETTING_9",
+}
+
+
+def log(*a):
+    print("capture_profile:", *a, file=sys.stderr, flush=True)
+
+
+def is_grease(v):
+    return (v & 0x0F0F) == 0x0A0A and (v >> 8) == (v & 0xFF)
+
+
+def cp(v):
+    """A code point as the schema writes it."""
+    return "GREASE" if is_grease(v) else "0x%04x" % v
+
+
+# --- ClientHello decoding ---------------------------------------------------
+
+class Reader:
+    def __init__(self, b):
+        self.b, self.p = b, 0
+
+    def take(self, n):
+        if self.p + n > len(self.b):
+            raise ValueError("truncated")
+        out = self.b[self.p:self.p + n]
+        self.p += n
+        return out
+
+    def u8(self):
+        return self.take(1)[0]
+
+    def u16(self):
+        return struct.unpack(">H", self.take(2))[0]
+
+    def vec(self, lenbytes):
+        n = self.u8() if lenbytes == 1 else self.u16()
+        return self.take(n)
+
+    def done(self):
+        return self.p >= len(self.b)
+
+
+def u16s(b):
+    return [struct.unpack(">H", b[i:i + 2])[0] for i in range(0, len(b) - 1, 2)]
+
+
+def names_list(body):
+    r = Reader(body)
+    inner = Reader(r.vec(2))
+    out = []
+    while not inner.done():
+        out.append(inner.vec(1).decode("latin-1"))
+    return out
+
+
+def decode_client_hello(hexstr):
+    """Every field of a ClientHello (body, or handshake message) as a dict."""
+    b = bytes.fromhex(hexstr)
+    if b[0] == 1 and int.from_bytes(b[1:4], "big") == len(b) - 4:
+        b = b[4:]
+    r = Reader(b)
+    out = {"legacy_version": r.u16()}
+    r.take(32)
+    out["session_id_length"] = len(r.vec(1))
+    out["cipher_suites"] = u16s(r.vec(2))
+    out["compression_methods"] = list(r.vec(1))
+    exts = []
+    er = Reader(r.vec(2)) if not r.done() else Reader(b"")
+    while not er.done():
+        t = er.u16()
+        exts.append((t, er.vec(2)))
+    out["extensions"] = [t for t, _ in exts]
+    out["bodies"] = {}
+    for t, body in exts:
+        key = "GREASE" if is_grease(t) else t
+        d = {"length": len(body)}
+        try:
+            br = Reader(body)
+            if t == 0:
+                lr = Reader(br.vec(2))
+                lr.u8()
+                d["host"] = lr.vec(2).decode("latin-1")
+            elif t == 5:
+                d["hex"] = body.hex()
+            elif t == 10:
+                d["groups"] = u16s(br.vec(2))
+            elif t == 11:
+                d["formats"] = list(br.vec(1))
+            elif t == 13:
+                d["algorithms"] = u16s(br.vec(2))
+            elif t == 16:
+                d["protocols"] = names_list(body)
+            elif t in (17513, 17613):
+                d["protocols"] = names_list(body)
+            elif t == 21:
+                d["zeros"] = body == bytes(len(body))
+            elif t == 27:
+                d["algorithms"] = u16s(br.vec(1))
+            elif t == 28:
+                d["limit"] = br.u16()
+            elif t == 34:
+                d["algorithms"] = u16s(br.vec(2))
+            elif t == 43:
+                d["versions"] = u16s(br.vec(1))
+            elif t == 45:
+                d["modes"] = list(br.vec(1))
+            elif t == 51:
+                kr = Reader(br.vec(2))
+                shares = []
+                while not kr.done():
+                    g = kr.u16()
+                    shares.append((g, kr.vec(2)))
+                d["shares"] = [[g, len(k)] for g, k in shares]
+                keys = {g: k for g, k in shares}
+                x = keys.get(0x001D)
+                d["x25519_hex"] = x.hex() if x else None
+                for hybrid in (0x11EC, 0x6399):
+                    h = keys.get(hybrid)
+                    if h is None:
+                        continue
+                    # X25519MLKEM768: ML-KEM first, X25519 last; Kyber draft: X25519 first.
+                    part = h[-32:] if hybrid == 0x11EC else h[:32]
+                    d["hybrid_x25519_hex"] = part.hex()
+                    d["same_x25519_key"] = x is not None and part == x
+            elif t == 65037:
+                d["type"] = br.u8()
+                if d["type"] == 0:
+                    d["kdf"] = br.u16()
+                    d["aead"] = br.u16()
+                    br.u8()  # config_id (random)
+                    d["enc_length"] = len(br.vec(2))
+                    d["payload_length"] = len(br.vec(2))
+            elif t == 65281:
+                d["hex"] = body.hex()
+            elif t in (18, 23, 35, 13172, 42, 41, 44, 17, 49):
+                d["hex"] = body.hex() if t not in (35, 41) else None
+            else:
+                d["hex"] = body.hex()
+        except (ValueError, IndexError, UnicodeDecodeError) as e:
+            d["error"] = str(e)
+            d["hex"] = body.hex()
+        out["bodies"].setdefault(key, d)
+    return out
+
+
+def ja3(hello, sort_extensions=False):
+    """JA3 with GREASE removed (extensions sorted for permuting clients)."""
+    ciphers = [c for c in hello["cipher_suites"] if not is_grease(c)]
+    exts = [e for e in hello["extensions"] if not is_grease(e)]
+    if sort_extensions:
+        exts = sorted(exts)
+    b = hello["bodies"]
+    groups = [g for g in b.get(10, {}).get("groups", []) if not is_grease(g)]
+    fmts = b.get(11, {}).get("formats", [])
+    return "%d,%s,%s,%s,%s" % (hello["legacy_version"], "-".join(map(str, ciphers)), "-".join(map(str, exts)),
+                               "-".join(map(str, groups)), "-".join(map(str, fmts)))
+
+
+# --- capture server ---------------------------------------------------------
+
+def find_server(explicit):
+    if explicit:
+        return explicit
+    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tests", "h2_capture_server")), key=os.path.getmtime)
+    if not cands:
+        sys.exit("capture_profile: no h2_capture_server found; build it (ninja h2_capture_server) or pass --server")
+    return cands[-1]
+
+
+def ensure_certs(d):
+    if not os.path.exists(os.path.join(d, "done")):
+        subprocess.run([os.path.join(REPO, "tests", "servers", "make_certs.sh"), d], check=True, timeout=120)
+    return d
+
+
+class Server:
+    def __init__(self, binary, certs, log_path):
+        self.proc = subprocess.Popen([binary, os.path.join(certs, "good.pem"), os.path.join(certs, "good.key"),
+                                      "--log", log_path, "--alps", "1"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = [None]
+        t = threading.Thread(target=lambda: line.__setitem__(0, self.proc.stdout.readline()), daemon=True)
+        t.start()
+        t.join(15)
+        if not line[0]:
+            self.stop()
+            sys.exit("capture_profile: the capture server did not start")
+        self.port = json.loads(line[0])["port"]
+        self.log_path = log_path
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def read_connections(log_path):
+    """The captures, one per connection (the last, most complete line of each),
+    in the order the connections first answered; connections without a request
+    are never logged by the server."""
+    conns = {}
+    order = []
+    if not os.path.exists(log_path):
+        return []
+    with open(log_path) as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            key = rec.get("tls", {}).get("client_hello_hex")
+            if not key:
+                continue
+            if key not in conns:
+                order.append(key)
+            conns[key] = rec
+    return [conns[k] for k in order]
+
+
+def first_path(conn):
+    streams = conn.get("streams") or []
+    if streams:
+        for name, value in streams[0]["headers"]:
+            if name == ":path":
+                return value
+    lines = conn.get("h1_lines") or []
+    return lines[0].split(" ")[1] if lines and lines[0].count(" ") >= 2 else None
+
+
+def wait_for(log_path, done, deadline):
+    """Polls the log until done(connections) holds or the deadline passes."""
+    while time.monotonic() < deadline:
+        if done(read_connections(log_path)):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+# --- browsers ---------------------------------------------------------------
+
+def nss_db(directory, ca):
+    os.makedirs(directory, exist_ok=True)
+    subprocess.run(["certutil", "-N", "-d", "sql:" + directory, "--empty-password"], check=True, timeout=30,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["certutil", "-A", "-d", "sql:" + directory, "-n", "tlsc test root", "-t", "C,,", "-i", ca],
+                   check=True, timeout=30)
+
+
+FIREFOX_PREFS = {
+    # No traffic but the page: updates, telemetry, safe browsing, captive
+    # portal and connectivity checks, remote settings, prefetching, new tab.
+    "app.update.enabled": False, "app.update.auto": False, "app.normandy.enabled": False,
+    "browser.shell.checkDefaultBrowser": False, "browser.startup.homepage_override.mstone": "ignore",
+    "browser.startup.page": 0, "browser.aboutwelcome.enabled": False,
+    "browser.newtabpage.enabled": False, "browser.newtabpage.activity-stream.feeds.system.topsites": False,
+    "browser.newtabpage.activity-stream.feeds.snippets": False, "browser.region.network.url": "",
+    "browser.region.update.enabled": False, "browser.safebrowsing.malware.enabled": False,
+    "browser.safebrowsing.phishing.enabled": False, "browser.safebrowsing.downloads.enabled": False,
+    "browser.safebrowsing.blockedURIs.enabled": False, "browser.safebrowsing.provider.mozilla.updateURL": "",
+    "browser.search.update": False, "browser.search.geoip.url": "", "browser.ping-centre.telemetry": False,
+    "datareporting.healthreport.uploadEnabled": False, "datareporting.policy.dataSubmissionEnabled": False,
+    "toolkit.telemetry.enabled": False, "toolkit.telemetry.unified": False, "toolkit.telemetry.server": "",
+    "extensions.update.enabled": False, "extensions.getAddons.cache.enabled": False,
+    "extensions.blocklist.enabled": False, "extensions.systemAddon.update.enabled": False,
+    "services.settings.server": "http://127.0.0.1:9/", "network.captive-portal-service.enabled": False,
+    "network.connectivity-service.enabled": False, "network.prefetch-next": False,
+    "network.dns.disablePrefetch": True, "network.http.speculative-parallel-limit": 0,
+    "network.predictor.enabled": False, "network.trr.mode": 5, "security.OCSP.enabled": 0,
+    "security.remote_settings.crlite_filters.enabled": False, "security.remote_settings.intermediates.enabled": False,
+    "media.gmp-manager.url": "", "media.gmp-gmpopenh264.enabled": False, "browser.topsites.contile.enabled": False,
+    "messaging-system.rsexperimentloader.enabled": False, "app.shield.optoutstudies.enabled": False,
+    "network.http.http3.enable": False, "browser.places.speculativeConnect.enabled": False,
+    "browser.urlbar.speculativeConnect.enabled": False, "dom.push.enabled": False,
+    "browser.tabs.remote.autostart": True,
+}
+
+
+def pref_line(k, v):
+    return "user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v))
+
+
+def browser_command(kind, url, work, ca, binary):
+    """The command and environment for one page load in a fresh profile."""
+    home = os.path.join(work, "home")
+    env = dict(os.environ, HOME=home)
+    env.pop("DISPLAY", None)
+    if kind == "chromium":
+        if not os.path.isdir(os.path.join(home, ".pki", "nssdb")):
+            nss_db(os.path.join(home, ".pki", "nssdb"), ca)
+        profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
+        cmd = [binary or shutil.which("chromium") or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+               "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
+               "--user-data-dir=" + profile, "--dump-dom", url]
+        return cmd, env
+    if kind == "firefox":
+        os.makedirs(home, exist_ok=True)
+        profile = tempfile.mkdtemp(prefix="firefox-", dir=work)
+        nss_db(profile, ca)
+        with open(os.path.join(profile, "user.js"), "w") as f:
+            for k, v in FIREFOX_PREFS.items():
+                f.write(pref_line(k, v))
+        env["MOZ_HEADLESS"] = "1"
+        cmd = [binary or shutil.which("firefox-esr") or shutil.which("firefox") or "firefox-esr", "--headless",
+               "--no-remote", "--profile", profile, url]
+        return cmd, env
+    raise ValueError(kind)
+
+
+def kill_group(proc):
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(5)
+    else:  # leftovers of an exited launcher in the same group
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def run_browser_loads(kind, server, loads, timeout, ca, binary, keep_work):
+    work = tempfile.mkdtemp(prefix="tlsc-capture-")
+    try:
+        for i in range(loads):
+            url = "https://localhost:%d/load-%d" % (server.port, i + 1)
+            cmd, env = browser_command(kind, url, work, ca, binary)
+            log("load %d/%d: %s" % (i + 1, loads, " ".join(cmd)))
+            out = open(os.path.join(work, "browser-%d.log" % i), "w")
+            proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            path = "/load-%d" % (i + 1)
+            ok = wait_for(server.log_path, lambda conns: any(first_path(c) == path for c in conns),
+                          time.monotonic() + timeout)
+            time.sleep(1.0)  # let the rest of the load (favicon, ...) land on the same connection
+            kill_group(proc)
+            out.close()
+            if not ok:
+                with open(os.path.join(work, "browser-%d.log" % i)) as f:
+                    tail = f.read()[-2000:]
+                log("load %d: no request within %ss; browser output:\n%s" % (i + 1, timeout, tail))
+                return False
+        return True
+    finally:
+        if keep_work:
+            log("browser work directory kept:", work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+# --- the profile ------------------------------------------------------------
+
+def first_request(conn):
+    if conn.get("streams"):
+        return conn["streams"][0]
+    return None
+
+
+def extension_order(hellos):
+    orders = [h["extensions"] for h in hellos]
+    norm = [["GREASE" if is_grease(e) else e for e in o] for o in orders]
+    permuted = any(o != norm[0] for o in norm)
+    if any(sorted(map(str, o)) != sorted(map(str, norm[0])) for o in norm):
+        log("warning: the set of extensions differs between connections:", norm)
+    fixed = [i for i in range(len(norm[0])) if all(len(o) > i and o[i] == norm[0][i] for o in norm)]
+    return norm[0], permuted, fixed
+
+
+def build_profile(name, conns, comment):
+    hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
+    h = hellos[0]
+    b = h["bodies"]
+    order, permuted, fixed = extension_order(hellos)
+    tls = {"cipher_suites": [cp(c) for c in h["cipher_suites"]],
+           "extensions": [e if e == "GREASE" else str(e) for e in order],
+           "permute_extensions": permuted}
+    handled = {0, 5, 10, 11, 13, 16, 17513, 17613, 18, 21, 23, 27, 28, 34, 35, 41, 42, 43, 45, 51, 65037, 65281}
+    if 10 in b:
+        tls["supported_groups"] = [cp(g) for g in b[10]["groups"]]
+    if 51 in b:
+        tls["key_share_groups"] = [cp(g) for g, _ in b[51]["shares"]]
+        tls["share_x25519_key"] = bool(b[51].get("same_x25519_key", False))
+    if 11 in b:
+        tls["point_formats"] = b[11]["formats"]
+    notes = []
+    if 13 in b:
+        # A GREASE signature algorithm (Chrome 156 puts one first): the
+        # library picks a fresh one per connection (BoringSSL patch 0027).
+        tls["signature_algorithms"] = [cp(a) for a in b[13]["algorithms"]]
+    if 34 in b:
+        tls["delegated_credential_algorithms"] = [cp(a) for a in b[34]["algorithms"]]
+    if 43 in b:
+        tls["versions"] = [cp(v) for v in b[43]["versions"]]
+    if 16 in b:
+        tls["alpn"] = b[16]["protocols"]
+    for alps in (17613, 17513):
+        if alps in b:
+            tls["alps"] = b[alps]["protocols"]
+    if 27 in b:
+        tls["cert_compression"] = [cp(a) for a in b[27]["algorithms"]]
+    if 28 in b:
+        tls["record_size_limit"] = b[28]["limit"]
+    if 45 in b:
+        tls["psk_modes"] = b[45]["modes"]
+    if 65037 in b and b[65037].get("type") == 0:
+        suites = sorted({(x["bodies"][65037]["kdf"], x["bodies"][65037]["aead"]) for x in hellos
+                         if 65037 in x["bodies"]})
+        wire = sorted({x["bodies"][65037]["payload_length"] for x in hellos if 65037 in x["bodies"]})
+        # The spec's lengths are before the AEAD's 16-byte tag (BoringSSL adds it).
+        tls["ech_grease"] = {"cipher_suites": [["0x%04x" % k, "0x%04x" % a] for k, a in suites],
+                             "payload_lengths": [w - 16 for w in wire]}
+    raw = {}
+    for t, d in b.items():
+        if t != "GREASE" and t not in handled:
+            raw[str(t)] = d.get("hex", "")
+    if raw:
+        tls["raw_extensions"] = raw
+    if permuted:
+        notes.append("The client permutes its extensions per connection (positions %s fixed over %d connections); "
+                     "\"extensions\" is the first connection's order." % (fixed, len(hellos)))
+    if notes:
+        comment = comment + " " + " ".join(notes)
+    profile = {"name": name, "comment": comment, "tls": tls}
+
+    # The first page load's connection (a browser may open others, e.g.
+    # Firefox fetches the favicon on a connection of its own).
+    first = next((c for c in conns if (first_path(c) or "").startswith("/load-")), conns[0])
+    req = first_request(first)
+    if first.get("protocol") == "h2" and req is not None:
+        settings = []
+        for sid, val in first["settings"]:
+            settings.append([H2_SETTING_NAMES.get(sid, "0x%04x" % sid), val])
+        h2 = {"settings": settings, "connection_flow": first["window_update"],
+              "priority_frames": first["priority_frames"],
+              "header_priority": req["priority"],
+              "pseudo_header_order": [n for n, _ in req["headers"] if n.startswith(":")],
+              "stream_id": 0}
+        if first["priority_frames"]:
+            h2["stream_id"] = req["stream_id"]  # informative; fhttp derives it from the frames
+        elif req["stream_id"] != 1:
+            h2["stream_id"] = req["stream_id"]
+        profile["http2"] = h2
+        profile["default_headers"] = [[n, v] for n, v in req["headers"] if not n.startswith(":")]
+    elif req is None and first.get("h1_lines"):
+        lines = first["h1_lines"][1:]
+        profile["default_headers"] = [[l.split(":", 1)[0], l.split(":", 1)[1].strip()] for l in lines if ":" in l]
+    summary = {
+        "connections": len(conns),
+        "ja3": ja3(h),
+        "ja3_sorted": ja3(h, sort_extensions=True),
+        "extension_positions_fixed": fixed,
+        "akamai": first.get("akamai"),
+        "akamai_all": sorted({c.get("akamai") for c in conns}),
+        "ech_payload_lengths_seen": sorted({x["bodies"][65037]["payload_length"] for x in hellos
+                                            if 65037 in x["bodies"]}),
+    }
+    return profile, summary
+
+
+def dump_profile(profile):
+    """JSON with short lists on one line (diffable, readable)."""
+    text = json.dumps(profile, indent=2, ensure_ascii=False)
+    import re
+    def squash(m):
+        inner = m.group(0)
+        flat = re.sub(r"\s*\n\s*", " ", inner).replace("[ ", "[").replace(" ]", "]")
+        return flat if len(flat) <= 100 else inner
+    # innermost lists only
+    text = re.sub(r"\[[^\[\]\{\}]*\]", squash, text)
+    return text + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    who = ap.add_mutually_exclusive_group(required=True)
+    who.add_argument("--browser", choices=["chromium", "firefox"])
+    who.add_argument("--url-only", action="store_true", help="print the URL and wait for any client")
+    who.add_argument("--from-captures", metavar="JSONL", help="no client: rebuild the profile from stored captures")
+    ap.add_argument("--name", required=True, help="the profile's identifier, e.g. chromium_156")
+    ap.add_argument("--out", help="profile file to write (default profiles/NAME.json)")
+    ap.add_argument("--data", help="directory for the raw captures (default tests/data/browsers/NAME)")
+    ap.add_argument("--loads", type=int, default=None, help="connections to capture (default 12 chromium, 3 else)")
+    ap.add_argument("--timeout", type=float, default=60, help="seconds to wait for each load (default 60)")
+    ap.add_argument("--server", help="h2_capture_server binary (default: newest build*/tests/h2_capture_server)")
+    ap.add_argument("--certs", default="/tmp/tlsc-itest-certs", help="test PKI directory (made if missing)")
+    ap.add_argument("--browser-binary", help="browser executable (default chromium / firefox-esr on PATH)")
+    ap.add_argument("--comment", help="the profile's comment")
+    ap.add_argument("--keep", action="store_true", help="keep the browser's temporary profile directories")
+    a = ap.parse_args()
+    loads = a.loads or (12 if a.browser == "chromium" else 3)
+    out = a.out or os.path.join(REPO, "profiles", a.name + ".json")
+    data = a.data or os.path.join(REPO, "tests", "data", "browsers", a.name)
+
+    if a.from_captures:
+        with open(a.from_captures) as f:
+            conns = [json.loads(line) for line in f if line.strip()]
+        with open(os.path.join(os.path.dirname(os.path.abspath(a.from_captures)), "summary.json")) as f:
+            client = json.load(f).get("client", "a client")
+        comment = a.comment or ("Captured with tools/capture_profile.py from %s (%d connections); raw captures in %s."
+                                % (client, len(conns), os.path.relpath(os.path.dirname(os.path.abspath(
+                                    a.from_captures)), REPO)))
+        profile, _ = build_profile(a.name, conns, comment)
+        text = dump_profile(profile)
+        if a.out == "-":
+            sys.stdout.write(text)
+        else:
+            with open(out, "w") as f:
+                f.write(text)
+        return 0
+
+    certs = ensure_certs(a.certs)
+    logdir = tempfile.mkdtemp(prefix="tlsc-capture-log-")
+    server = Server(find_server(a.server), certs, os.path.join(logdir, "captures.jsonl"))
+    version = None
+    try:
+        if a.url_only:
+            print("https://localhost:%d/" % server.port, flush=True)
+            log("waiting up to %ss for %d connection(s)" % (a.timeout * loads, loads))
+            if not wait_for(server.log_path, lambda conns: len(conns) >= loads, time.monotonic() + a.timeout * loads):
+                log("only %d connection(s) captured" % len(read_connections(server.log_path)))
+                if not read_connections(server.log_path):
+                    shutil.rmtree(logdir, ignore_errors=True)
+                    return 1
+            time.sleep(0.5)
+        else:
+            binary = a.browser_binary
+            try:
+                exe = binary or shutil.which("chromium" if a.browser == "chromium" else "firefox-esr")
+                version = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30,
+                                         env=dict(os.environ, HOME=tempfile.gettempdir())).stdout.strip()
+            except (OSError, subprocess.TimeoutExpired, TypeError):
+                pass
+            if not run_browser_loads(a.browser, server, loads, a.timeout, os.path.join(certs, "ca.pem"), binary,
+                                     a.keep):
+                if not read_connections(server.log_path):
+                    shutil.rmtree(logdir, ignore_errors=True)
+                    return 1
+    finally:
+        server.stop()
+    conns = read_connections(server.log_path)
+    log("%d connection(s) captured" % len(conns))
+    comment = a.comment or ("Captured with tools/capture_profile.py from %s (%d connections); raw captures in %s." %
+                            (version or ("--browser " + a.browser if a.browser else "a client"), len(conns),
+                             os.path.relpath(data, REPO)))
+    profile, summary = build_profile(a.name, conns, comment)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        f.write(dump_profile(profile))
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "captures.jsonl"), "w") as f:
+        for c in conns:
+            f.write(json.dumps(c, sort_keys=True) + "\n")
+    summary["client"] = version or ("url-only" if a.url_only else a.browser)
+    with open(os.path.join(data, "summary.json"), "w") as f:
+        f.write(json.dumps(summary, indent=2) + "\n")
+    log("wrote", out, "and", os.path.join(data, "captures.jsonl"))
+    print(json.dumps(summary), file=sys.stderr)
+    shutil.rmtree(logdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
