@@ -9,5 +9,8 @@ args=(-i 127.0.0.1 -p "$port")
 [ $# -ge 2 ] && args+=(-u "$1" -P "$2")
 microsocks "${args[@]}" >/dev/null 2>&1 &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 announce_and_wait "$pid" "$port"

@@ -38,5 +38,8 @@ chown -R proxy "$dir" 2>/dev/null || true
 squid_bin=$(command -v squid || echo /usr/sbin/squid)
 "$squid_bin" -N -f "$dir/squid.conf" >"$dir/stdout.log" 2>&1 &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; rm -rf '$dir'; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 announce_and_wait "$pid" "$port"

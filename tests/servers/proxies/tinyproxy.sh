@@ -27,5 +27,8 @@ touch "$dir/tinyproxy.log"
 chown nobody "$dir" "$dir/tinyproxy.log"
 tinyproxy -d -c "$dir/tinyproxy.conf" >"$dir/stdout.log" 2>&1 &
 pid=$!
-trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+# The tests close stdin and send SIGTERM at once: a TERM exits through the
+# clean-up, and the clean-up itself is not cut short by one.
+trap "trap '' TERM; kill $pid 2>/dev/null; rm -rf '$dir'; wait $pid 2>/dev/null" EXIT
+trap 'exit 143' TERM
 announce_and_wait "$pid" "$port"
