@@ -9,7 +9,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       clang-14 libclang-rt-14-dev lld-14
       python3 zstd binutils openssl
       golang-go patch perl gnutls-bin dpkg-dev
-      nghttp2-server h2o)
+      nghttp2-server h2o
+      squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 # nginx is a test peer; any Debian flavour of it will do.

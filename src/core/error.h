@@ -17,6 +17,7 @@ enum class ErrorCode {
   connect,           // TCP connect / bind
   timeout,           // client timeout (whole request)
   tls,               // handshake, verification, pins, records
+  proxy,             // the proxy refused, failed or broke the tunnel handshake
   io,                // read/write on an established connection
   http_parse,        // malformed response from the server
   decode,            // Content-Encoding that does not decode

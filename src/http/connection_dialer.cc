@@ -19,6 +19,17 @@ std::string origin_key(const Url& url) {
   return key;
 }
 
+std::string pool_key(const Url& url, const ClientOptions& options) {
+  std::string key = origin_key(url);
+  if (options.proxy) {
+    key += " via ";
+    key += options.proxy->url;
+    key += " #";
+    key += std::to_string(options.proxy_generation);
+  }
+  return key;
+}
+
 ConnectionDialer::ConnectionDialer(Reactor& reactor, DnsResolver& resolver,
                                    std::shared_ptr<Session> session, const ClientOptions& options,
                                    Url target, Callback done)
@@ -36,7 +47,11 @@ void ConnectionDialer::cancel() {
   done_ = nullptr;
   if (connector_) {
     connector_->cancel();
-    std::shared_ptr<TcpConnector> doomed(std::move(connector_));
+    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
+    reactor_.post([doomed] {});
+  }
+  if (proxy_dialer_) {
+    std::shared_ptr<ProxyDialer> doomed(std::move(proxy_dialer_));
     reactor_.post([doomed] {});
   }
   if (handshaking_) {
@@ -47,6 +62,10 @@ void ConnectionDialer::cancel() {
 }
 
 void ConnectionDialer::start() {
+  if (options_.proxy) {
+    start_proxied();
+    return;
+  }
   std::weak_ptr<bool> alive = alive_;
   resolver_.resolve(target_.hostname, target_.effective_port(), options_.families,
                     [this, alive](Result<std::vector<SocketAddress>> addrs) {
@@ -56,13 +75,42 @@ void ConnectionDialer::start() {
                     });
 }
 
+void ConnectionDialer::start_proxied() {
+  // Upstream dials every target through the proxy's tunnel, http:// ones
+  // too: its transports have no Proxy function, only the proxy dialer.
+  ProxyDialOptions o;
+  o.families = options_.families;
+  o.local_address = options_.local_address;
+  o.connect_headers = options_.connect_headers;
+  // The request's network as upstream's roundTripper names it (SOCKS
+  // errors print it).
+  if (options_.families == AddressFamilies::ipv4_only) o.network = "tcp4";
+  if (options_.families == AddressFamilies::ipv6_only && target_.scheme == "https") o.network = "tcp6";
+  std::weak_ptr<bool> alive = alive_;
+  proxy_dialer_ = std::make_unique<ProxyDialer>(
+      reactor_, resolver_, *options_.proxy, target_.hostname, target_.effective_port(), std::move(o),
+      [this, alive](Result<std::unique_ptr<Stream>> stream) {
+        auto a = alive.lock();
+        if (!a || !*a) return;
+        // Not destroyed inside its own callback.
+        std::shared_ptr<ProxyDialer> doomed(std::move(proxy_dialer_));
+        reactor_.post([doomed] {});
+        if (!stream) {
+          finish(stream.error());
+          return;
+        }
+        on_transport(std::move(*stream));
+      });
+  proxy_dialer_->start();
+}
+
 void ConnectionDialer::on_resolved(Result<std::vector<SocketAddress>> addrs) {
   if (!addrs) {
     finish(addrs.error());
     return;
   }
   std::weak_ptr<bool> alive = alive_;
-  connector_ = std::make_unique<TcpConnector>(reactor_, std::move(*addrs), options_.local_address,
+  connector_ = std::make_unique<DualStackConnector>(reactor_, std::move(*addrs), options_.local_address,
                                               [this, alive](Result<int> fd) {
                                                 auto a = alive.lock();
                                                 if (!a || !*a) {
@@ -77,19 +125,22 @@ void ConnectionDialer::on_resolved(Result<std::vector<SocketAddress>> addrs) {
 void ConnectionDialer::on_connected(Result<int> fd) {
   // Destroyed later: we are inside the connector's own callback.
   if (connector_) {
-    std::shared_ptr<TcpConnector> doomed(std::move(connector_));
+    std::shared_ptr<DualStackConnector> doomed(std::move(connector_));
     reactor_.post([doomed] {});
   }
   if (!fd) {
     finish(fd.error());
     return;
   }
-  auto tcp = std::make_unique<TcpStream>(reactor_, *fd);
+  on_transport(std::make_unique<TcpStream>(reactor_, *fd));
+}
+
+void ConnectionDialer::on_transport(std::unique_ptr<Stream> stream) {
   if (target_.scheme == "http") {
-    finish(DialedConnection{std::move(tcp), ""});
+    finish(DialedConnection{std::move(stream), ""});
     return;
   }
-  start_tls(std::move(tcp));
+  start_tls(std::move(stream));
 }
 
 void ConnectionDialer::start_tls(std::unique_ptr<Stream> inner) {
@@ -98,7 +149,7 @@ void ConnectionDialer::start_tls(std::unique_ptr<Stream> inner) {
     finish(tls_ctx.error());
     return;
   }
-  auto ssl = (*tls_ctx)->new_connection(target_.hostname, target_.effective_port());
+  auto ssl = (*tls_ctx)->new_connection(target_.hostname, target_.effective_port(), options_.proxy_generation);
   if (!ssl) {
     finish(ssl.error());
     return;

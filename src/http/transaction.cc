@@ -185,11 +185,6 @@ void Transaction::begin_hop() {
     fail("dial tcp: address " + url_.port + ": invalid port");
     return;
   }
-  if (!options_.proxy_url.empty()) {
-    fail("proxyconnect: proxies are not available in this build yet");
-    return;
-  }
-
   HeaderList headers = headers_;
   // The jar's cookies go after any Cookie header the caller set, as Go's
   // Request.AddCookie appends them.
@@ -239,7 +234,7 @@ void Transaction::begin_hop() {
   }
   request_bytes_ = std::move(*bytes);
   h1_request_ = std::move(req);
-  origin_ = origin_key(url_);
+  origin_ = pool_key(url_, options_);
   acquire_connection();
 }
 

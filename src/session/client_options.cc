@@ -93,10 +93,26 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   o.default_headers = in.default_headers;
   o.connect_headers = in.connect_headers;
   if (in.server_name_overwrite) o.server_name_overwrite = *in.server_name_overwrite;
-  if (in.proxy_url) o.proxy_url = *in.proxy_url;
+  if (in.proxy_url) o.proxy_url = *in.proxy_url;  // checked by set_proxy
   o.rotating_proxy = in.is_rotating_proxy;
   o.certificate_pinning_hosts = in.certificate_pinning_hosts;
   return o;
+}
+
+std::optional<Error> set_proxy(ClientOptions& o, const std::string& proxy_url) {
+  std::optional<ProxyEndpoint> endpoint;
+  if (!proxy_url.empty()) {
+    auto parsed = parse_proxy_url(proxy_url);
+    if (!parsed) {
+      return make_error(ErrorCode::invalid_input,
+                        "failed to build client out of request input: " + parsed.error().message);
+    }
+    endpoint = std::move(*parsed);
+  }
+  o.proxy_url = proxy_url;
+  o.proxy = std::move(endpoint);
+  ++o.proxy_generation;
+  return std::nullopt;
 }
 
 }  // namespace tlsc

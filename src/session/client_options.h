@@ -9,6 +9,7 @@
 
 #include "abi/request_input.h"
 #include "net/dns_resolver.h"
+#include "net/proxy/proxy_url.h"
 #include "net/socket_address.h"
 #include "tls/client_hello_spec.h"
 
@@ -32,11 +33,22 @@ struct ClientOptions {
   MultiHeaderMap connect_headers;
   std::string server_name_overwrite;
   std::string proxy_url;
+  std::optional<ProxyEndpoint> proxy;  // proxy_url checked; none when empty
+  // Changes whenever upstream would build a new transport for the proxy
+  // (a different proxyUrl, or any request of a rotating-proxy session that
+  // names one): pooled connections of an older generation are not reused.
+  uint64_t proxy_generation = 0;
   bool rotating_proxy = false;
   std::map<std::string, std::vector<std::string>> certificate_pinning_hosts;
 };
 
 // Upstream's CreateClient rules, as errors worded as upstream words them.
+// The proxy URL is not checked here: see set_proxy.
 Result<ClientOptions> client_options_from_input(const RequestInput& in);
+
+// Points the options at proxy_url ("" = no proxy), checked as upstream's
+// newConnectDialer checks it; on error the options are left unchanged.
+// Errors read "failed to build client out of request input: <reason>".
+std::optional<Error> set_proxy(ClientOptions& o, const std::string& proxy_url);
 
 }  // namespace tlsc

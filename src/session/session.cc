@@ -41,7 +41,12 @@ ClientOptions Session::options() const {
 
 void Session::update_from_request(const RequestInput& in) {
   std::lock_guard lock(options_mu_);
-  if (in.proxy_url) options_.proxy_url = *in.proxy_url;
+  // Upstream's handleModification: SetProxy when the URL differs or the
+  // proxy rotates. A URL SetProxy cannot use is rolled back silently, so
+  // the session keeps its proxy.
+  if (in.proxy_url && (*in.proxy_url != options_.proxy_url || in.is_rotating_proxy)) {
+    (void)set_proxy(options_, *in.proxy_url);
+  }
   options_.rotating_proxy = in.is_rotating_proxy;
   options_.follow_redirects = in.follow_redirects;
 }

@@ -6,6 +6,13 @@ Result<std::shared_ptr<Session>> SessionRegistry::acquire(const RequestInput& in
   // Upstream rejects conflicting input before it looks for the session.
   auto options = client_options_from_input(in);
   if (!options) return options.error();
+  // A new client fails on a bad proxy URL; an existing one keeps its proxy
+  // (update_from_request).
+  auto new_options = [&]() -> Result<ClientOptions> {
+    ClientOptions o = *options;
+    if (auto e = set_proxy(o, o.proxy_url)) return *e;
+    return o;
+  };
   std::string id = in.session_id.value_or("");
   if (!id.empty()) {
     std::lock_guard lock(mu_);
@@ -14,7 +21,9 @@ Result<std::shared_ptr<Session>> SessionRegistry::acquire(const RequestInput& in
       return it->second;
     }
   }
-  auto session = std::make_shared<Session>(id, std::move(*options), reactor_);
+  auto checked = new_options();
+  if (!checked) return checked.error();
+  auto session = std::make_shared<Session>(id, std::move(*checked), reactor_);
   if (!id.empty()) {
     std::lock_guard lock(mu_);
     // Two threads may race to create the same session: the first one wins.

@@ -151,7 +151,12 @@ int TlsContext::on_new_session(SSL* ssl, SSL_SESSION* session) {
   return 1;  // we took the reference
 }
 
-Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host, uint16_t port) {
+Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host, uint16_t port,
+                                                       uint64_t ticket_scope) {
+  if (ticket_scope != ticket_scope_) {
+    sessions_.clear();
+    ticket_scope_ = ticket_scope;
+  }
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx_.get()));
   if (!ssl) return make_error(ErrorCode::tls, "tls: out of memory");
   std::string name = options_.server_name_overwrite.empty() ? host : options_.server_name_overwrite;
@@ -172,7 +177,11 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
   } else if (auto e = apply_client_hello_spec(ssl.get(), options_.spec)) {
     return *e;
   }
-  auto key = std::make_unique<std::string>(host + ":" + std::to_string(port));
+  auto key = std::make_unique<std::string>(host);
+  *key += ':';
+  *key += std::to_string(port);
+  *key += '#';
+  *key += std::to_string(ticket_scope);
   if (auto it = sessions_.find(*key); it != sessions_.end()) {
     SSL_set_session(ssl.get(), it->second.get());
     // TLS 1.3 tickets are used once, as Chrome uses them: a server can see a

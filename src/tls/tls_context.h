@@ -31,8 +31,13 @@ class TlsContext {
   ~TlsContext();
 
   // A client SSL for a connection to host:port, with SNI, verification
-  // name, and a cached session to resume if there is one.
-  Result<bssl::UniquePtr<SSL>> new_connection(const std::string& host, uint16_t port);
+  // name, and a cached session to resume if there is one. Tickets are kept
+  // per ticket_scope: a new scope (the session's proxy changed or rotated)
+  // forgets the older ones, as upstream starts a new ticket cache with each
+  // new transport, so no ticket links connections made through different
+  // proxies.
+  Result<bssl::UniquePtr<SSL>> new_connection(const std::string& host, uint16_t port,
+                                              uint64_t ticket_scope = 0);
   // After the handshake: certificate pins for host (upstream's rules).
   std::optional<Error> check_pins(const SSL* ssl, const std::string& host) const;
   const TlsOptions& options() const { return options_; }
@@ -43,7 +48,8 @@ class TlsContext {
 
   TlsOptions options_;
   bssl::UniquePtr<SSL_CTX> ctx_;
-  std::map<std::string, bssl::UniquePtr<SSL_SESSION>> sessions_;  // by host:port
+  std::map<std::string, bssl::UniquePtr<SSL_SESSION>> sessions_;  // by host:port#scope
+  uint64_t ticket_scope_ = 0;
 };
 
 // Go-worded text for a failed handshake: verification results become

@@ -141,7 +141,8 @@ void TlsStream::advance() {
       return;
     }
     handshaking_ = false;
-    if (auto pin_error = context_->check_pins(ssl_.get(), host_)) {
+    // No context (a TLS proxy's connection): no pins to check.
+    if (auto pin_error = context_ ? context_->check_pins(ssl_.get(), host_) : std::nullopt) {
       fail(*pin_error);
       return;
     }

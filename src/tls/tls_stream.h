@@ -21,6 +21,8 @@ class TlsStream final : public Stream, public StreamObserver {
  public:
   using HandshakeDone = std::function<void(std::optional<Error>)>;
 
+  // `context` checks the session's certificate pins after the handshake;
+  // nullptr checks none (the connection to an HTTPS proxy).
   TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::UniquePtr<SSL> ssl,
             TlsContext* context, std::string host);
   ~TlsStream() override;
