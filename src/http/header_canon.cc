@@ -1,5 +1,7 @@
 #include "http/header_canon.h"
 
+#include <algorithm>
+
 #include <array>
 #include <cstdint>
 
@@ -112,6 +114,26 @@ bool canonicalize_received_header_key(std::string& key) {
     upper = c == '-';
   }
   return true;
+}
+
+int compare_ascii_icase(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; };
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const auto ca = static_cast<unsigned char>(lower(a[i]));
+    const auto cb = static_cast<unsigned char>(lower(b[i]));
+    if (ca != cb) return ca < cb ? -1 : 1;
+  }
+  if (a.size() == b.size()) return 0;
+  return a.size() < b.size() ? -1 : 1;
+}
+
+std::string ascii_lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
 }
 
 std::string go_quote(std::string_view s) {

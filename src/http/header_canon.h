@@ -30,6 +30,14 @@ std::string canonical_header_key(std::string_view key);
 // with a space is accepted but left as is (https://go.dev/issue/34540).
 bool canonicalize_received_header_key(std::string& key);
 
+// ASCII case-insensitive comparison of header names (strings.EqualFold
+// restricted to ASCII, which is all a valid name holds): <0, 0, >0.
+int compare_ascii_icase(std::string_view a, std::string_view b);
+inline bool equal_ascii_icase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && compare_ascii_icase(a, b) == 0;
+}
+std::string ascii_lowercase(std::string_view s);
+
 // Go's %q (strconv.Quote) so error texts match upstream's. Printable
 // non-ASCII runes are kept; only C1 controls, NBSP and soft hyphen among
 // them are escaped (the common cases of unicode.IsPrint being false).

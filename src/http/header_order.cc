@@ -3,23 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "http/header_canon.h"
+
 namespace tlsc {
 namespace {
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-int compare_icase(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto ca = static_cast<unsigned char>(ascii_lower(a[i]));
-    const auto cb = static_cast<unsigned char>(ascii_lower(b[i]));
-    if (ca != cb) return ca < cb ? -1 : 1;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
 
 // header_order lookup that mirrors Go's map semantics: names compare after
 // lowercasing and a name listed twice keeps its last index.
@@ -31,7 +18,7 @@ class OrderIndex {
       entries_.push_back({order[i], static_cast<int>(i)});
     }
     std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-      const int c = compare_icase(a.name, b.name);
+      const int c = compare_ascii_icase(a.name, b.name);
       return c != 0 ? c < 0 : a.index < b.index;
     });
   }
@@ -39,11 +26,11 @@ class OrderIndex {
   int rank(std::string_view key) const {
     auto it = std::upper_bound(entries_.begin(), entries_.end(), key,
                                [](std::string_view k, const Entry& e) {
-                                 return compare_icase(k, e.name) < 0;
+                                 return compare_ascii_icase(k, e.name) < 0;
                                });
     if (it == entries_.begin()) return -1;
     --it;
-    return compare_icase(it->name, key) == 0 ? it->index : -1;
+    return compare_ascii_icase(it->name, key) == 0 ? it->index : -1;
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "http/cookie_jar.h"
 #include "http/h2/h2_request.h"
+#include "http/header_canon.h"
 #include "http/response_builder.h"
 
 namespace tlsc {
@@ -28,26 +29,15 @@ std::chrono::milliseconds h2_retry_backoff(int retry) {
 }
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
 
-bool ieq(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 const std::string* find_header(const HeaderList& h, std::string_view name) {
   for (const auto& [k, v] : h) {
-    if (ieq(k, name)) return &v;
+    if (equal_ascii_icase(k, name)) return &v;
   }
   return nullptr;
 }
 
 void erase_header(HeaderList& h, std::string_view name) {
-  std::erase_if(h, [&](const auto& kv) { return ieq(kv.first, name); });
+  std::erase_if(h, [&](const auto& kv) { return equal_ascii_icase(kv.first, name); });
 }
 
 const std::string* response_header(const ResponseHead& head, std::string_view canonical) {

@@ -14,21 +14,6 @@ namespace {
 constexpr std::string_view kDefaultUserAgent = "Go-http-client/1.1";
 
 
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-int compare_icase(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto ca = static_cast<unsigned char>(ascii_lower(a[i]));
-    const auto cb = static_cast<unsigned char>(ascii_lower(b[i]));
-    if (ca != cb) return ca < cb ? -1 : 1;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
-
 // httpguts.ValidHeaderFieldValue: CTLs other than HTAB are refused.
 bool valid_field_value(std::string_view v) {
   for (char ch : v) {
@@ -57,7 +42,7 @@ bool has_close_token(std::string_view v) {
     if (sp > 0 && !is_token_boundary(v[sp - 1])) continue;
     const size_t end = sp + token.size();
     if (end != v.size() && !is_token_boundary(v[end])) continue;
-    if (compare_icase(v.substr(sp, token.size()), token) == 0) return true;
+    if (compare_ascii_icase(v.substr(sp, token.size()), token) == 0) return true;
   }
   return false;
 }

@@ -9,25 +9,6 @@ namespace {
 // fhttp's http2 defaultUserAgent.
 constexpr std::string_view kDefaultUserAgent = "Go-http-client/2.0";
 
-bool ieq(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // httpguts.ValidHeaderFieldValue: CTLs other than HTAB are refused.
 bool valid_field_value(std::string_view v) {
   for (char ch : v) {
@@ -51,8 +32,8 @@ bool sends_content_length(std::string_view method, size_t length) {
 }
 
 bool connection_specific(std::string_view key) {
-  return ieq(key, "connection") || ieq(key, "proxy-connection") || ieq(key, "transfer-encoding") ||
-         ieq(key, "upgrade") || ieq(key, "keep-alive");
+  return equal_ascii_icase(key, "connection") || equal_ascii_icase(key, "proxy-connection") || equal_ascii_icase(key, "transfer-encoding") ||
+         equal_ascii_icase(key, "upgrade") || equal_ascii_icase(key, "keep-alive");
 }
 
 }  // namespace
@@ -104,8 +85,8 @@ Result<H2HeaderBlock> h2_header_block(const H2Request& req) {
   bool did_user_agent = false;
   std::string_view last_user_agent_key;
   for (const auto& f : fields) {
-    if (ieq(f.key, "host") || connection_specific(f.key)) continue;
-    if (ieq(f.key, "cookie")) {
+    if (equal_ascii_icase(f.key, "host") || connection_specific(f.key)) continue;
+    if (equal_ascii_icase(f.key, "cookie")) {
       // Split into one field per cookie-pair, as RFC 9113 8.2.3 allows and
       // fhttp does.
       std::string_view v = f.value;
@@ -120,7 +101,7 @@ Result<H2HeaderBlock> h2_header_block(const H2Request& req) {
       if (!v.empty()) out.emplace_back("cookie", std::string(v));
       continue;
     }
-    if (ieq(f.key, "user-agent")) {
+    if (equal_ascii_icase(f.key, "user-agent")) {
       // At most one User-Agent (the first value of the first such key);
       // an empty one means none.
       if (did_user_agent && f.key == last_user_agent_key) continue;
@@ -128,7 +109,7 @@ Result<H2HeaderBlock> h2_header_block(const H2Request& req) {
       last_user_agent_key = f.key;
       if (f.value.empty()) continue;
     }
-    out.emplace_back(lower(f.key), std::string(f.value));
+    out.emplace_back(ascii_lowercase(f.key), std::string(f.value));
   }
   if (!did_user_agent) out.emplace_back("user-agent", std::string(kDefaultUserAgent));
   return out;
