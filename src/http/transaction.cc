@@ -217,12 +217,12 @@ void Transaction::begin_hop() {
       accept->find("gzip") != std::string::npos) {
     requested_compression_ = true;
   }
-  auto bytes = write_h1_request(req);
-  if (!bytes) {
-    fail(bytes.error().message);
+  // Checked now, as Go's roundTrip does before it takes a connection; the
+  // bytes are written only if the connection speaks HTTP/1.1.
+  if (auto error = check_h1_request(req)) {
+    fail(error->message);
     return;
   }
-  request_bytes_ = std::move(*bytes);
   h1_request_ = std::move(req);
   origin_ = pool_key(url_, options_);
   acquire_connection();
@@ -352,7 +352,12 @@ void Transaction::send_on(std::unique_ptr<H1Connection> conn) {
   size_t read_buffer = options_.transport.read_buffer_size > 0
                            ? static_cast<size_t>(options_.transport.read_buffer_size)
                            : 0;
-  conn_->start_exchange(request_bytes_, method_, max_header, read_buffer, this);
+  auto bytes = write_h1_request(h1_request_);
+  if (!bytes) {
+    fail(bytes.error().message);
+    return;
+  }
+  conn_->start_exchange(*bytes, method_, max_header, read_buffer, this);
 }
 
 void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {

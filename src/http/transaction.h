@@ -100,7 +100,6 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   int redirects_ = 0;
   std::string origin_;           // pool key of the hop's origin
   H1Request h1_request_;         // the hop's request, as the HTTP/1.1 writer takes it
-  std::string request_bytes_;    // ... and its bytes
   std::unique_ptr<H1Connection> conn_;
   std::shared_ptr<H2Connection> h2_;
   int32_t h2_stream_ = 0;

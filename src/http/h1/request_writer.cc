@@ -93,13 +93,9 @@ bool has_exact_key(const H1Request& req, std::string_view a, std::string_view b)
 }
 
 Result<std::string> write_impl(const H1Request& req, bool with_body) {
+  if (auto err = check_h1_request(req)) return *err;
   const std::string_view method = req.method.empty() ? std::string_view("GET") : req.method;
-  if (auto err = validate(req, method)) return *err;
-
   const bool has_host = has_exact_key(req, "Host", "host");
-  if (!has_host && req.host.empty()) {
-    return make_error(ErrorCode::invalid_input, "http: no Host in request URL");
-  }
 
   const std::string_view body = req.body ? std::string_view(*req.body) : std::string_view();
 
@@ -157,6 +153,15 @@ Result<std::string> write_impl(const H1Request& req, bool with_body) {
 }
 
 }  // namespace
+
+std::optional<Error> check_h1_request(const H1Request& req) {
+  const std::string_view method = req.method.empty() ? std::string_view("GET") : req.method;
+  if (auto err = validate(req, method)) return err;
+  if (!has_exact_key(req, "Host", "host") && req.host.empty()) {
+    return make_error(ErrorCode::invalid_input, "http: no Host in request URL");
+  }
+  return std::nullopt;
+}
 
 Result<std::string> write_h1_request(const H1Request& req) { return write_impl(req, true); }
 

@@ -42,6 +42,10 @@ struct H1Request {
 //   http: no Host in request URL
 Result<std::string> write_h1_request(const H1Request& req);
 
+// The same checks alone, without writing anything: what Go's roundTrip
+// refuses before it takes a connection.
+std::optional<Error> check_h1_request(const H1Request& req);
+
 // Only the head (through the blank line), for callers that must hold the
 // body back, e.g. until a "100 Continue".
 Result<std::string> write_h1_request_head(const H1Request& req);
