@@ -23,6 +23,8 @@
 #include <string>
 #include <thread>
 
+#include "loopback_listener.h"
+
 namespace {
 
 std::atomic<int> g_compressions{0};
@@ -143,23 +145,8 @@ int main(int argc, char** argv) {
   if (compress == "brotli") SSL_CTX_add_cert_compression_alg(ctx.get(), 2, compress_brotli, nullptr);
   if (compress == "zstd") SSL_CTX_add_cert_compression_alg(ctx.get(), 3, compress_zstd, nullptr);
 
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(s, 16) != 0) return 1;
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  std::printf("{\"port\":%d}\n", ntohs(addr.sin_port));
-  std::fflush(stdout);
-  std::thread([] {  // stdin closed: the test is done with us
-    char c;
-    while (read(0, &c, 1) > 0) {
-    }
-    _exit(0);
-  }).detach();
+  int s = testserver::listen_on_loopback_and_announce(16);
+  if (s < 0) return 1;
   for (;;) {
     int fd = accept(s, nullptr, nullptr);
     if (fd >= 0) serve(ctx.get(), fd, rsl);

@@ -32,6 +32,8 @@
 
 using json = nlohmann::json;
 
+#include "loopback_listener.h"
+
 namespace {
 
 std::string g_log_path;
@@ -420,23 +422,8 @@ int main(int argc, char** argv) {
   SSL_CTX_set_select_certificate_cb(ctx.get(), on_client_hello);
   SSL_CTX_set_alpn_select_cb(ctx.get(), select_alpn, nullptr);
 
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(s, 128) != 0) return 1;
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  std::printf("{\"port\":%d}\n", ntohs(addr.sin_port));
-  std::fflush(stdout);
-  std::thread([] {  // stdin closed: the test is done with us
-    char c;
-    while (read(0, &c, 1) > 0) {
-    }
-    _exit(0);
-  }).detach();
+  int s = testserver::listen_on_loopback_and_announce(128);
+  if (s < 0) return 1;
   for (;;) {
     int fd = accept(s, nullptr, nullptr);
     if (fd >= 0) std::thread(serve, ctx.get(), fd).detach();

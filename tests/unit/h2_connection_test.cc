@@ -61,6 +61,20 @@ std::string u32(uint32_t v) {
 
 const H2HeaderBlock kGet = {{":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
 
+// A connection with one GET in flight whose server has sent its (empty)
+// SETTINGS and nothing else yet.
+std::shared_ptr<H2Connection> open_with_get(Reactor& reactor, H2Limits limits, MemoryStream*& mem, Recorder& r) {
+  auto stream = std::make_unique<MemoryStream>();
+  mem = stream.get();
+  return on_loop(reactor, [&] {
+    auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
+    REQUIRE(c);
+    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
+    mem->observer->on_stream_data(frame(4, 0, 0, ""));
+    return *c;
+  });
+}
+
 }  // namespace
 
 TEST_CASE("h2 connection: the preface is the profile's, byte for byte", "[h2]") {
@@ -101,16 +115,9 @@ TEST_CASE("h2 connection: a silent server is pinged, then given up", "[h2]") {
   H2Limits limits;
   limits.read_idle_timeout = std::chrono::milliseconds(100);
   limits.ping_timeout = std::chrono::milliseconds(100);
-  auto stream = std::make_unique<MemoryStream>();
-  MemoryStream* mem = stream.get();
+  MemoryStream* mem = nullptr;
   Recorder r;
-  auto conn = on_loop(reactor, [&] {
-    auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
-    REQUIRE(c);
-    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
-    mem->observer->on_stream_data(frame(4, 0, 0, ""));  // the server's SETTINGS, then nothing
-    return *c;
-  });
+  auto conn = open_with_get(reactor, limits, mem, r);
   std::string error;
   for (int i = 0; i < 100 && error.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -131,16 +138,9 @@ TEST_CASE("h2 connection: a slow answer within the health window completes", "[h
   H2Limits limits;
   limits.read_idle_timeout = std::chrono::milliseconds(300);
   limits.ping_timeout = std::chrono::milliseconds(300);
-  auto stream = std::make_unique<MemoryStream>();
-  MemoryStream* mem = stream.get();
+  MemoryStream* mem = nullptr;
   Recorder r;
-  auto conn = on_loop(reactor, [&] {
-    auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
-    REQUIRE(c);
-    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
-    mem->observer->on_stream_data(frame(4, 0, 0, ""));
-    return *c;
-  });
+  auto conn = open_with_get(reactor, limits, mem, r);
   std::this_thread::sleep_for(std::chrono::milliseconds(150));
   on_loop(reactor, [&] {
     // :status 200 (static table index 8), then the body.
