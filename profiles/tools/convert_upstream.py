@@ -344,18 +344,9 @@ def cp(v):
 
 
 # The extension code point of each utls type (fixed ones); the others are
-# computed from their fields.
-EXT_ID = {
-    "SNIExtension": 0, "StatusRequestExtension": 5, "SupportedCurvesExtension": 10,
-    "SupportedPointsExtension": 11, "SignatureAlgorithmsExtension": 13, "ALPNExtension": 16,
-    "SCTExtension": 18, "UtlsPaddingExtension": 21, "ExtendedMasterSecretExtension": 23,
-    "UtlsCompressCertExtension": 27, "FakeRecordSizeLimitExtension": 28,
-    "DelegatedCredentialsExtension": 34, "SessionTicketExtension": 35, "UtlsPreSharedKeyExtension": 41,
-    "SupportedVersionsExtension": 43, "PSKKeyExchangeModesExtension": 45, "KeyShareExtension": 51,
-    "ApplicationSettingsExtension": 17513, "ApplicationSettingsExtensionNew": 17613,
-    "GREASEEncryptedClientHelloExtension": 65037, "RenegotiationInfoExtension": 65281,
-    "UtlsGREASEExtension": GREASE,
-}
+# computed from their fields. The table is expected.py's (a code point is a
+# fact of utls, not a translation both sides could get wrong differently).
+EXT_ID = {**expected_mod.EXT_ID, "UtlsGREASEExtension": GREASE}
 
 
 def profile_tls(spec):
