@@ -38,12 +38,9 @@ bld=$root/build
 inst=$root/install
 patch_dir=$here/patches
 
-log() { echo "build.sh: $*" >&2; }
-die() { log "error: $*"; exit 1; }
-
-for tool in cmake ninja perl go python3 patch; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: cmake ninja-build perl golang-go python3 patch)"
-done
+log_tag=build.sh
+. "$repo/packaging/lib/build_steps.sh"
+need_tools "cmake ninja-build perl golang-go python3 patch" cmake ninja perl go python3 patch
 
 # --- 1. the pinned source ---------------------------------------------------
 orig=$("$here/fetch.sh")
@@ -158,26 +155,12 @@ cmake_args=(
   -DCMAKE_INSTALL_PREFIX="$inst"
 )
 conf_key=$(printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")" "$(command -v "${CXX:-c++}")" | sha256sum | cut -d' ' -f1)
-if [ -f "$bld/build.ninja" ] && [ -f "$bld/.configured" ] && [ "$(cat "$bld/.configured")" = "$conf_key" ]; then
-  log "configured already ($bld)"
-else
-  log "configuring ($bld)"
-  rm -f "$bld/CMakeCache.txt"
-  cmake "${cmake_args[@]}" >"$bld/cmake.out" 2>&1 || { cat "$bld/cmake.out" >&2; die "cmake failed"; }
-  echo "$conf_key" >"$bld/.configured"
-fi
+configure_once "$bld" "$conf_key" "${cmake_args[@]}"
 
 # --- 4. build -----------------------------------------------------------------
 jobs=()
 [ -n "${BORINGSSL_JOBS:-}" ] && jobs=(-j "$BORINGSSL_JOBS")
-start=$(date +%s)
-ninja -C "$bld" "${jobs[@]}" crypto ssl >"$bld/ninja.out" 2>&1 \
-  || { tail -n 60 "$bld/ninja.out" >&2; die "ninja failed (full log: $bld/ninja.out)"; }
-if grep -q '^ninja: no work to do' "$bld/ninja.out"; then
-  log "libraries up to date"
-else
-  log "built crypto and ssl in $(( $(date +%s) - start )) s (log: $bld/ninja.out)"
-fi
+ninja_targets "$bld" "crypto and ssl" "${jobs[@]}" crypto ssl
 
 # --- 5. install -----------------------------------------------------------------
 # BoringSSL's own install rules also want the bssl tool, which we do not

@@ -36,12 +36,9 @@ root=$NGHTTP2_BUILD_ROOT
 bld=$root/build
 inst=$root/install
 
-log() { echo "build.sh: $*" >&2; }
-die() { log "error: $*"; exit 1; }
-
-for tool in cmake ninja dpkg-source readelf nm; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: cmake ninja-build dpkg-dev binutils)"
-done
+log_tag=build.sh
+. "$repo/packaging/lib/build_steps.sh"
+need_tools "cmake ninja-build dpkg-dev binutils" cmake ninja dpkg-source readelf nm
 
 # --- 1. the pinned, Debian-patched source ---------------------------------------
 src=$(bash "$here/fetch.sh")
@@ -71,25 +68,10 @@ cmake_args=(
 # The key includes fetch.sh's unpack stamp: a new source tree reconfigures.
 conf_key=$({ printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")"
              for s in "$src"/.unpacked-*; do basename "$s"; done; } | sha256sum | cut -d' ' -f1)
-mkdir -p "$bld"
-if [ -f "$bld/build.ninja" ] && [ -f "$bld/.configured" ] && [ "$(cat "$bld/.configured")" = "$conf_key" ]; then
-  log "configured already ($bld)"
-else
-  log "configuring ($bld)"
-  rm -f "$bld/CMakeCache.txt"
-  cmake "${cmake_args[@]}" >"$bld/cmake.out" 2>&1 || { cat "$bld/cmake.out" >&2; die "cmake failed"; }
-  echo "$conf_key" >"$bld/.configured"
-fi
+configure_once "$bld" "$conf_key" "${cmake_args[@]}"
 
 # --- 3. build ---------------------------------------------------------------------
-start=$(date +%s)
-ninja -C "$bld" -j "${NGHTTP2_JOBS:-$(nproc)}" nghttp2_static >"$bld/ninja.out" 2>&1 \
-  || { tail -n 60 "$bld/ninja.out" >&2; die "ninja failed (full log: $bld/ninja.out)"; }
-if grep -q '^ninja: no work to do' "$bld/ninja.out"; then
-  log "library up to date"
-else
-  log "built libnghttp2.a in $(( $(date +%s) - start )) s (log: $bld/ninja.out)"
-fi
+ninja_targets "$bld" libnghttp2.a -j "${NGHTTP2_JOBS:-$(nproc)}" nghttp2_static
 
 # --- 4. install ---------------------------------------------------------------------
 # nghttp2's install rules (what `ninja install` runs after building): the
