@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "core/base64.h"
+#include "tls/handshake_error_text.h"
 #include "tls/spec_apply.h"
 #include "tls/trust_store.h"
 
@@ -227,7 +228,7 @@ std::optional<Error> TlsContext::check_pins(const SSL* ssl, const std::string& h
   return make_error(ErrorCode::tls, "bad ssl pin detected, found pins: [" + list + "]");
 }
 
-Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host) {
+Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host, const TlsTrace* trace) {
   long verify = SSL_get_verify_result(ssl);
   // X509_V_ERR_INVALID_CALL: the handshake failed before verification ran.
   if (verify != X509_V_OK && verify != X509_V_ERR_INVALID_CALL) {
@@ -256,23 +257,21 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     ERR_clear_error();
     return make_error(ErrorCode::tls, "tls: failed to verify certificate: " + why);
   }
-  const char* data_ptr = nullptr;
-  int flags = 0;
-  uint32_t err = ERR_get_error_line_data(nullptr, nullptr, &data_ptr, &flags);
-  // The error queue owns the data string: copy it before clearing.
-  std::string data = (flags & ERR_FLAG_STRING) && data_ptr != nullptr ? data_ptr : "";
-  ERR_clear_error();
-  if (err != 0) {
-    const char* reason = ERR_reason_error_string(err);
-    std::string r = reason ? lower(reason) : "handshake failure";
-    for (char& c : r) {
-      if (c == '_') c = ' ';
-    }
-    if (!data.empty()) r += " (" + data + ")";
-    return make_error(ErrorCode::tls, "tls: " + r);
+  if (ssl_error == SSL_ERROR_ZERO_RETURN) {  // close_notify: Go's io.EOF
+    ERR_clear_error();
+    return make_error(ErrorCode::tls, "EOF");
   }
-  if (ssl_error == SSL_ERROR_ZERO_RETURN) return make_error(ErrorCode::tls, "EOF");
-  return make_error(ErrorCode::tls, "tls: handshake failure");
+  TlsFailure failure;
+  failure.errors = drain_tls_errors();
+  // Set once the server's signature was parsed, before it was checked, so
+  // the handshake state is there for SSL_get_session to read.
+  for (const TlsErrorEntry& e : failure.errors) {
+    if (e.lib == ERR_LIB_SSL && e.reason == SSL_R_BAD_SIGNATURE) {
+      failure.peer_signature_algorithm = SSL_get_peer_signature_algorithm(ssl);
+    }
+  }
+  if (trace != nullptr) failure.trace = *trace;
+  return make_error(ErrorCode::tls, go_tls_error_text(failure));
 }
 
 }  // namespace tlsc

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "tls/client_hello_spec.h"
+#include "tls/handshake_error_text.h"
 
 namespace tlsc {
 
@@ -52,8 +53,11 @@ class TlsContext {
   uint64_t ticket_scope_ = 0;
 };
 
-// Go-worded text for a failed handshake: verification results become
-// "tls: failed to verify certificate: x509: ..." as crypto/tls says it.
-Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host);
+// Go-worded text for a failed handshake or record (SSL_get_error gave
+// ssl_error): verification results become "tls: failed to verify
+// certificate: x509: ...", everything else what handshake_error_text.h
+// makes of BoringSSL's error queue and the connection's trace (may be
+// null). Drains this thread's error queue.
+Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host, const TlsTrace* trace);
 
 }  // namespace tlsc

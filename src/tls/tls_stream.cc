@@ -15,6 +15,7 @@ TlsStream::TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::Uniq
   in_bio_ = BIO_new(BIO_s_mem());
   out_bio_ = BIO_new(BIO_s_mem());
   SSL_set_bio(ssl_.get(), in_bio_, out_bio_);
+  tls_trace_attach(ssl_.get(), &trace_);
   inner_->set_observer(this);
 }
 
@@ -63,7 +64,7 @@ void TlsStream::write(std::string_view bytes) {
     int n = SSL_write(ssl_.get(), bytes.data(), chunk);
     if (n <= 0) {
       int err = SSL_get_error(ssl_.get(), n);
-      Error e = tls_handshake_error(ssl_.get(), err, host_);
+      Error e = tls_handshake_error(ssl_.get(), err, host_, &trace_);
       // Reported from the loop, not from inside the caller's write().
       reactor_.post([alive = alive_, this, e] {
         if (*alive) fail(e);
@@ -107,6 +108,7 @@ void TlsStream::track_records(std::string_view data) {
 void TlsStream::on_stream_data(std::string_view data) {
   if (closed_) return;
   track_records(data);
+  tls_trace_received(trace_, data);
   BIO_write(in_bio_, data.data(), static_cast<int>(data.size()));
   advance();
 }
@@ -137,7 +139,7 @@ void TlsStream::advance() {
     if (rc != 1) {
       int err = SSL_get_error(ssl_.get(), rc);
       if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) return;
-      fail(tls_handshake_error(ssl_.get(), err, host_));
+      fail(tls_handshake_error(ssl_.get(), err, host_, &trace_));
       return;
     }
     handshaking_ = false;
@@ -172,7 +174,7 @@ void TlsStream::advance() {
       if (obs) obs->on_stream_closed(nullptr);
       return;
     }
-    fail(tls_handshake_error(ssl_.get(), err, host_));
+    fail(tls_handshake_error(ssl_.get(), err, host_, &trace_));
     return;
   }
 }

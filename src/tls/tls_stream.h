@@ -12,6 +12,7 @@
 
 #include "net/stream.h"
 #include "reactor/reactor.h"
+#include "tls/handshake_error_text.h"
 
 namespace tlsc {
 
@@ -52,6 +53,9 @@ class TlsStream final : public Stream, public StreamObserver {
 
   Reactor& reactor_;
   std::unique_ptr<Stream> inner_;
+  // What the handshake showed, for the error text. Before ssl_, whose
+  // message callback writes into it: destroyed after it.
+  TlsTrace trace_;
   bssl::UniquePtr<SSL> ssl_;
   BIO* in_bio_ = nullptr;   // owned by ssl_
   BIO* out_bio_ = nullptr;  // owned by ssl_

@@ -42,6 +42,11 @@ json get(const std::string& url, json extra = json::object()) {
   return call(in);
 }
 
+// The body of a failed request: upstream's prefix, then Go's text.
+std::string go_error(const std::string& url, const std::string& text) {
+  return "failed to do request: Get \"" + url + "\": " + text;
+}
+
 // s_server -www prints the negotiated parameters in its page.
 bool page_says(const json& r, const std::string& what) {
   return r["body"].get<std::string>().find(what) != std::string::npos;
@@ -96,14 +101,52 @@ TEST_CASE("tls: RSA (PSS signatures in 1.3, PKCS#1 in 1.2), ECDSA P-256 via an i
 
 TEST_CASE("tls: Ed25519 and RSA-PSS-key certificates fail as they fail for Chrome", "[tls][bad]") {
   // Chrome offers neither ed25519 nor rsa_pss_pss_* signature algorithms, so
-  // the default (Chrome) profile cannot use these keys; a profile that
-  // offers them (customTlsClient) will.
+  // the server has no signature it may make with these keys and says so
+  // (as it does to utls with the same ClientHello).
   for (const char* cert : {"ed25519", "rsapss"}) {
-    INFO(cert);
-    auto s = s_server(cert, {"-tls1_3"});
-    json r = get(s.url);
+    for (const char* version : {"-tls1_3", "-tls1_2"}) {
+      INFO(cert << " " << version);
+      auto s = s_server(cert, {version});
+      json r = get(s.url);
+      CHECK(r["status"] == 0);
+      CHECK(r["body"] == go_error(s.url, "remote error: tls: handshake failure"));
+    }
+  }
+}
+
+TEST_CASE("tls: an RSA-PSS (id-RSASSA-PSS) key sent to a profile that offers rsa_pss_pss_* fails as in Go", "[tls][bad]") {
+  // cloudscraper offers rsa_pss_pss_sha256 (TLS 1.2 only, CBC suites; -no_etm
+  // because BoringSSL refuses the encrypt_then_mac answer it did not
+  // negotiate). Go's crypto/x509 leaves such a key unparsed (nil) and utls
+  // then refuses its type, verification or not; BoringSSL cannot parse it.
+  auto s = s_server("rsapss", {"-tls1_2", "-no_etm"});
+  for (bool insecure : {false, true}) {
+    INFO("insecureSkipVerify " << insecure);
+    json r = get(s.url, {{"tlsClientIdentifier", "cloudscraper"}, {"insecureSkipVerify", insecure}});
     CHECK(r["status"] == 0);
-    CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
+    CHECK(r["body"] == go_error(s.url, "tls: server's certificate contains an unsupported type of public key: <nil>"));
+  }
+}
+
+TEST_CASE("tls: no common cipher suite or version: the server's alert, in Go's words", "[tls][bad]") {
+  struct C { std::vector<std::string> server; json extra; const char* text; };
+  const json tls12_only = {{"ja3String", "771,49195-49199,0-23-10-11-13-16-65281,29-23,0"},
+                           {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                           {"supportedVersions", {"1.2"}},
+                           {"alpnProtocols", {"http/1.1"}}};
+  for (const C& c : {
+           // Chrome offers no CCM suite.
+           C{{"-tls1_3", "-ciphersuites", "TLS_AES_128_CCM_SHA256"}, json::object(), "remote error: tls: handshake failure"},
+           C{{"-tls1_2", "-cipher", "AES128-CCM"}, json::object(), "remote error: tls: handshake failure"},
+           // A TLS 1.1 server; no browser profile offers TLS 1.1.
+           C{{"-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"}, json::object(), "remote error: tls: protocol version not supported"},
+           // A TLS 1.3 server and a spec that offers TLS 1.2 alone.
+           C{{"-tls1_3"}, {{"customTlsClient", tls12_only}}, "remote error: tls: protocol version not supported"}}) {
+    INFO(c.server[0] << " " << c.server.back());
+    auto s = s_server("good", c.server);
+    json r = get(s.url, c.extra);
+    CHECK(r["status"] == 0);
+    CHECK(r["body"] == go_error(s.url, c.text));
   }
 }
 
@@ -174,28 +217,38 @@ TEST_CASE("tls: a *_PSK profile resumes on its session's next connection; its ba
   }
 }
 
-TEST_CASE("tls: a plain-text server and a refused TLS version fail cleanly", "[tls][bad]") {
-  json r = get("https://127.0.0.1:" + std::to_string(itest::h1_servers().http.size() ? std::stoi(itest::h1_servers().http.substr(itest::h1_servers().http.rfind(':') + 1)) : 0) + "/");
+TEST_CASE("tls: a plain-text server: Go's first-record text", "[tls][bad]") {
+  // The HTTP/1.1 test server answers the ClientHello with an HTTP error.
+  std::string http = itest::h1_servers().http;
+  std::string url = "https://" + http.substr(http.find("://") + 3) + "/";
+  json r = get(url);
   CHECK(r["status"] == 0);
-  CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
-  // A server that only speaks TLS 1.1, which no browser profile offers.
-  auto s = s_server("good", {"-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"});
-  r = get(s.url);
-  CHECK(r["status"] == 0);
-  CHECK(r["body"].get<std::string>().find("tls: ") != std::string::npos);
+  CHECK(r["body"] == go_error(url, "tls: first record does not look like a TLS handshake"));
 }
 
-TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519", "[tls]") {
-  auto s = s_server("ed25519", {"-tls1_3"});
-  json custom = {{"ja3String", "771,4865-4866-4867,0-23-10-11-13-16-43-45-51,29-23,0"},
-                 {"supportedSignatureAlgorithms", {"Ed25519", "ECDSAWithP256AndSHA256", "PSSWithSHA256"}},
-                 {"supportedVersions", {"1.3"}},
-                 {"keyShareCurves", {"X25519"}},
-                 {"alpnProtocols", {"http/1.1"}}};
-  json r = get(s.url, {{"customTlsClient", custom}});
-  INFO(r["body"].get<std::string>());
-  CHECK(r["status"] == 200);
-  CHECK(page_says(r, "TLSv1.3"));
+TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519 (TLS 1.3 and 1.2)", "[tls]") {
+  // BoringSSL verifies only what the spec offers (patch: the spec's
+  // signature algorithms are also the verify preferences), so Ed25519 is
+  // accepted exactly when the spec lists it, as in Go.
+  struct V { const char* server; const char* ja3; const char* version; const char* page; };
+  for (const V& v : {V{"-tls1_3", "771,4865-4866-4867,0-23-10-11-13-16-43-45-51,29-23,0", "1.3", "TLSv1.3"},
+                     V{"-tls1_2", "771,49195-49199,0-23-10-11-13-16-65281,29-23,0", "1.2", "TLSv1.2"}}) {
+    INFO(v.server);
+    auto s = s_server("ed25519", {v.server});
+    json custom = {{"ja3String", v.ja3},
+                   {"supportedSignatureAlgorithms", {"Ed25519", "ECDSAWithP256AndSHA256", "PSSWithSHA256"}},
+                   {"supportedVersions", {v.version}},
+                   {"keyShareCurves", {"X25519"}},
+                   {"alpnProtocols", {"http/1.1"}}};
+    json r = get(s.url, {{"customTlsClient", custom}});
+    INFO(r["body"].get<std::string>());
+    CHECK(r["status"] == 200);
+    CHECK(page_says(r, v.page));
+    // Without Ed25519 in the list the server has nothing to sign with.
+    custom["supportedSignatureAlgorithms"] = {"ECDSAWithP256AndSHA256", "PSSWithSHA256"};
+    r = get(s.url, {{"customTlsClient", custom}});
+    CHECK(r["body"] == go_error(s.url, "remote error: tls: handshake failure"));
+  }
 }
 
 namespace {
@@ -205,9 +258,9 @@ struct BsslServer {
   std::string url;
 };
 
-BsslServer bssl_server(std::vector<std::string> extra) {
+BsslServer bssl_server(std::vector<std::string> extra, const std::string& cert = "good") {
   itest::lib();
-  std::vector<std::string> argv = {TLSC_BSSL_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"};
+  std::vector<std::string> argv = {TLSC_BSSL_SERVER, cert_dir() + "/" + cert + ".chain.pem", cert_dir() + "/" + cert + ".key"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   BsslServer s;
   s.child = std::make_unique<itest::ChildServer>(argv);
@@ -252,4 +305,30 @@ TEST_CASE("tls: a server's record_size_limit is honoured", "[tls][bssl-server]")
   REQUIRE(r["status"] == 200);
   // 64 bytes of TLS 1.3 plaintext (content type included) plus the tag.
   CHECK(json::parse(r["body"].get<std::string>())["max_client_record"].get<int>() <= 64 + 16);
+}
+
+TEST_CASE("tls: a server signature that does not verify: Go's text for its key type", "[tls][bssl-server][bad]") {
+  // bssl_server signs with the real key and flips a bit: TLS 1.3
+  // CertificateVerify, TLS 1.2 ServerKeyExchange (auth.go's words; RSA's
+  // are crypto/rsa.ErrVerification).
+  struct C { const char* cert; const char* why; };
+  for (const C& c : {C{"good", "crypto/rsa: verification error"}, C{"chained", "ECDSA verification failure"}}) {
+    for (bool tls12 : {false, true}) {
+      INFO(c.cert << (tls12 ? " TLS 1.2" : " TLS 1.3"));
+      std::vector<std::string> args = {"--corrupt-signature"};
+      if (tls12) args.push_back("--tls12");
+      auto s = bssl_server(args, c.cert);
+      json r = get(s.url);
+      CHECK(r["status"] == 0);
+      CHECK(r["body"] == go_error(s.url, std::string("tls: invalid signature by the server certificate: ") + c.why));
+    }
+  }
+  auto s = bssl_server({"--corrupt-signature"}, "ed25519");
+  json custom = {{"ja3String", "771,4865-4866-4867,0-23-10-11-13-16-43-45-51,29-23,0"},
+                 {"supportedSignatureAlgorithms", {"Ed25519", "ECDSAWithP256AndSHA256", "PSSWithSHA256"}},
+                 {"supportedVersions", {"1.3"}},
+                 {"keyShareCurves", {"X25519"}},
+                 {"alpnProtocols", {"http/1.1"}}};
+  json r = get(s.url, {{"customTlsClient", custom}});
+  CHECK(r["body"] == go_error(s.url, "tls: invalid signature by the server certificate: Ed25519 verification failure"));
 }

@@ -14,6 +14,13 @@ violation picked by MODE:
                   but sent no key share for (that needs a HelloRetryRequest)
   bad-extension   ServerHello carrying an extension the client did not offer
   hrr-twice       two HelloRetryRequests in a row
+  hrr-shared-group  a HelloRetryRequest for a group the client already sent a
+                  key share for
+  bad-version     a TLS 1.1 ServerHello (legacy version 0x0302, no
+                  supported_versions) to a client that offers 1.2 and 1.3
+  bad-key-share   ServerHello whose X25519 key share is all zeros (a
+                  low-order point: no shared secret)
+  alert           a fatal unrecognized_name alert (112)
   garbage         bytes that are not TLS records
   truncated       the start of a record, then close
   close           close at once, at a record boundary (nothing sent)
@@ -214,6 +221,24 @@ def handle(conn, mode):
             note["sent"] = "HelloRetryRequest 0x%04x, then HelloRetryRequest 0x%04x" % (first, second)
             conn.sendall(server_hello(ch2, suite, [SUPPORTED_VERSIONS_13, ext(0x0033, struct.pack("!H", second))],
                                       random=HRR_RANDOM))
+        elif mode == "hrr-shared-group":
+            shared = shared_group(ch)
+            note["sent"] = "HelloRetryRequest 0x%04x (already shared)" % shared
+            conn.sendall(server_hello(ch, suite, [SUPPORTED_VERSIONS_13, ext(0x0033, struct.pack("!H", shared))],
+                                      random=HRR_RANDOM))
+        elif mode == "bad-version":
+            note["sent"] = "ServerHello TLS 1.1"
+            body = struct.pack("!H", 0x0302) + os.urandom(32) + bytes([len(ch["session_id"])]) + ch["session_id"]
+            body += struct.pack("!HBH", 0xC013, 0, 0)  # ECDHE-RSA-AES128-SHA, no compression, no extensions
+            msg = bytes([2]) + len(body).to_bytes(3, "big") + body
+            conn.sendall(bytes([22]) + struct.pack("!HH", 0x0302, len(msg)) + msg)
+        elif mode == "bad-key-share":
+            note["sent"] = "ServerHello X25519 key share of zeros"
+            zeros = ext(0x0033, struct.pack("!HH", 0x001D, 32) + bytes(32))
+            conn.sendall(server_hello(ch, suite, [SUPPORTED_VERSIONS_13, zeros]))
+        elif mode == "alert":
+            note["sent"] = "alert unrecognized_name"
+            conn.sendall(bytes([21]) + struct.pack("!HH", 0x0303, 2) + bytes([2, 112]))
         elif mode == "garbage":
             note["sent"] = "garbage"
             conn.sendall(b"this is not TLS at all, just garbage bytes \x00\xff\x7f" * 8)
@@ -245,6 +270,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", required=True,
                     choices=["bad-cipher", "bad-group", "unshared-group", "bad-extension", "hrr-twice",
+                             "hrr-shared-group", "bad-version", "bad-key-share", "alert",
                              "garbage", "truncated", "close", "stall"])
     ap.add_argument("--log")
     args = ap.parse_args()

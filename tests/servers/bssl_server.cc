@@ -1,14 +1,18 @@
 // A TLS server on our patched BoringSSL, for what only such a peer can
-// show: certificate compression with a chosen algorithm, and a
-// record_size_limit answer the client must honour. Serves one HTTP/1.1
-// response per connection whose body reports what happened.
+// show: certificate compression with a chosen algorithm, a
+// record_size_limit answer the client must honour, and a signature that
+// does not verify. Serves one HTTP/1.1 response per connection whose body
+// reports what happened.
 //   bssl_server CERT KEY [--compress zlib|brotli|zstd] [--record-size-limit N]
+//                        [--corrupt-signature] [--tls12]
 // Prints {"port":N}; stops when stdin closes.
 #include <arpa/inet.h>
 #include <brotli/encode.h>
 #include <netinet/in.h>
 #include <openssl/bytestring.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -56,6 +60,36 @@ int compress_zstd(SSL*, CBB* out, const uint8_t* in, size_t len) {
   ++g_compressions;
   return 1;
 }
+
+// --corrupt-signature: the handshake signature (TLS 1.3 CertificateVerify,
+// TLS 1.2 ServerKeyExchange) is made with the real key, then one bit of it
+// is flipped.
+EVP_PKEY* g_signing_key = nullptr;
+
+ssl_private_key_result_t sign_corrupted(SSL*, uint8_t* out, size_t* out_len, size_t max_out, uint16_t alg,
+                                        const uint8_t* in, size_t in_len) {
+  bssl::ScopedEVP_MD_CTX ctx;
+  EVP_PKEY_CTX* pctx = nullptr;
+  if (!EVP_DigestSignInit(ctx.get(), &pctx, SSL_get_signature_algorithm_digest(alg), nullptr, g_signing_key)) {
+    return ssl_private_key_failure;
+  }
+  if (SSL_is_signature_algorithm_rsa_pss(alg) &&
+      (!EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) || !EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, -1))) {
+    return ssl_private_key_failure;
+  }
+  size_t len = max_out;
+  if (!EVP_DigestSign(ctx.get(), out, &len, in, in_len) || len == 0) return ssl_private_key_failure;
+  out[len - 1] ^= 1;  // the last byte: an ECDSA signature stays well-formed DER
+  *out_len = len;
+  return ssl_private_key_success;
+}
+
+ssl_private_key_result_t no_decrypt(SSL*, uint8_t*, size_t*, size_t, const uint8_t*, size_t) {
+  return ssl_private_key_failure;
+}
+ssl_private_key_result_t no_complete(SSL*, uint8_t*, size_t*, size_t) { return ssl_private_key_failure; }
+
+const SSL_PRIVATE_KEY_METHOD kCorruptingKey = {sign_corrupted, no_decrypt, no_complete};
 
 // Feeds BoringSSL from the socket through a memory BIO so that the size of
 // every record the client sends can be seen.
@@ -131,9 +165,13 @@ int main(int argc, char** argv) {
   if (argc < 3) return 2;
   std::string compress;
   uint16_t rsl = 0;
-  for (int i = 3; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--compress") compress = argv[i + 1];
-    if (std::string(argv[i]) == "--record-size-limit") rsl = static_cast<uint16_t>(std::atoi(argv[i + 1]));
+  bool corrupt_signature = false, tls12 = false;
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--compress" && i + 1 < argc) compress = argv[++i];
+    if (a == "--record-size-limit" && i + 1 < argc) rsl = static_cast<uint16_t>(std::atoi(argv[++i]));
+    if (a == "--corrupt-signature") corrupt_signature = true;
+    if (a == "--tls12") tls12 = true;
   }
   bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
   if (!SSL_CTX_use_certificate_chain_file(ctx.get(), argv[1]) ||
@@ -141,6 +179,11 @@ int main(int argc, char** argv) {
     ERR_print_errors_fp(stderr);
     return 1;
   }
+  if (corrupt_signature) {
+    g_signing_key = SSL_CTX_get0_privatekey(ctx.get());
+    SSL_CTX_set_private_key_method(ctx.get(), &kCorruptingKey);
+  }
+  if (tls12) SSL_CTX_set_max_proto_version(ctx.get(), TLS1_2_VERSION);
   if (compress == "zlib") SSL_CTX_add_cert_compression_alg(ctx.get(), 1, compress_zlib, nullptr);
   if (compress == "brotli") SSL_CTX_add_cert_compression_alg(ctx.get(), 2, compress_brotli, nullptr);
   if (compress == "zstd") SSL_CTX_add_cert_compression_alg(ctx.get(), 3, compress_zstd, nullptr);
