@@ -111,6 +111,61 @@ std::string spki_pin(X509* cert) {
   return base64_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
+// Go's crypto/x509 (1.24, which upstream builds with) refuses MD5 and SHA-1
+// signatures on every certificate of a chain but the trust anchor, whose
+// own signature is never checked; BoringSSL's verifier still accepts them.
+const char* insecure_signature_algorithm(const X509* cert) {
+  switch (X509_get_signature_nid(cert)) {
+    case NID_md5WithRSAEncryption: return "MD5-RSA";
+    case NID_sha1WithRSAEncryption:
+    case NID_sha1WithRSA: return "SHA1-RSA";
+    case NID_ecdsa_with_SHA1: return "ECDSA-SHA1";
+    case NID_dsaWithSHA1: return "DSA-SHA1";
+    default: return nullptr;
+  }
+}
+
+// Called for each certificate of the built chain once its signature checked
+// out (ok = 1), the anchor included; refuses the insecure algorithms below
+// the anchor.
+int refuse_insecure_signatures(int ok, X509_STORE_CTX* store) {
+  if (!ok) return 0;
+  STACK_OF(X509)* chain = X509_STORE_CTX_get0_chain(store);
+  const int depth = X509_STORE_CTX_get_error_depth(store);
+  if (chain == nullptr || depth + 1 >= static_cast<int>(sk_X509_num(chain))) return 1;
+  if (insecure_signature_algorithm(X509_STORE_CTX_get_current_cert(store)) == nullptr) return 1;
+  X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION);
+  return 0;
+}
+
+std::string name_entry(const X509_NAME* name, int nid) {
+  int i = X509_NAME_get_index_by_NID(name, nid, -1);
+  if (i < 0) return "";
+  const ASN1_STRING* value = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, i));
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(value)),
+                     static_cast<size_t>(ASN1_STRING_length(value)));
+}
+
+// Go's UnknownAuthorityError with its hint, for the first certificate the
+// server sent (self-issued ones aside) that refuse_insecure_signatures
+// refused: the candidate authority is named by its subject's CN (else O).
+std::string insecure_signature_text(const SSL* ssl) {
+  STACK_OF(X509)* chain = SSL_get_peer_full_cert_chain(ssl);
+  for (size_t i = 0; chain != nullptr && i < sk_X509_num(chain); ++i) {
+    const X509* cert = sk_X509_value(chain, i);
+    const char* algorithm = insecure_signature_algorithm(cert);
+    if (algorithm == nullptr || X509_NAME_cmp(X509_get_issuer_name(cert), X509_get_subject_name(cert)) == 0) {
+      continue;
+    }
+    std::string authority = name_entry(X509_get_issuer_name(cert), NID_commonName);
+    if (authority.empty()) authority = name_entry(X509_get_issuer_name(cert), NID_organizationName);
+    return std::string("x509: certificate signed by unknown authority (possibly because of "
+                       "\"x509: cannot verify signature: insecure algorithm ") +
+           algorithm + "\" while trying to verify candidate authority certificate \"" + authority + "\")";
+  }
+  return "x509: cannot verify signature: insecure algorithm";
+}
+
 }  // namespace
 
 Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
@@ -126,7 +181,7 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
     X509_STORE* store = shared_trust_store();
     if (store == nullptr) return make_error(ErrorCode::tls, "tls: cannot load the system roots");
     SSL_CTX_set_cert_store(c->ctx_.get(), store);
-    SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, nullptr);
+    SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, refuse_insecure_signatures);
   }
   // Tickets from this session's servers resume its next connections, for
   // specs that list pre_shared_key: upstream gives a session cache only to
@@ -250,6 +305,9 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
       case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
       case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
         why = "x509: certificate signed by unknown authority";
+        break;
+      case X509_V_ERR_APPLICATION_VERIFICATION:  // refuse_insecure_signatures
+        why = insecure_signature_text(ssl);
         break;
       default:
         why = std::string("x509: ") + X509_verify_cert_error_string(verify);

@@ -171,6 +171,21 @@ TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes th
   }
 }
 
+TEST_CASE("tls: a leaf signed with SHA-1 is refused as Go refuses it; insecureSkipVerify passes it", "[tls][bad]") {
+  // SECLEVEL=0: OpenSSL 3 refuses to serve a SHA-1-signed certificate otherwise.
+  auto s = s_server("sha1", {"-tls1_3", "-cipher", "DEFAULT:@SECLEVEL=0"});
+  json r = get(s.url);
+  CHECK(r["status"] == 0);
+  CHECK(r["body"] == go_error(s.url, "tls: failed to verify certificate: x509: certificate signed by unknown "
+                                     "authority (possibly because of \"x509: cannot verify signature: insecure "
+                                     "algorithm SHA1-RSA\" while trying to verify candidate authority certificate "
+                                     "\"tlsc test root\")"));
+  CHECK(get(s.url, {{"insecureSkipVerify", true}})["status"] == 200);
+  // The same root with SHA-256 below it passes.
+  auto good = s_server("good", {"-tls1_3"});
+  CHECK(get(good.url)["status"] == 200);
+}
+
 TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]") {
   auto s = s_server("good", {"-tls1_3"});
   std::string port = s.url.substr(s.url.rfind(':') + 1);

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Test PKI for the TLS tests, made fresh with openssl: a root CA, an
 # intermediate, and leaves for every verification case and key type.
-# Usage: make_certs.sh DIR   (idempotent: does nothing if DIR/done exists)
+# Usage: make_certs.sh DIR   (idempotent: does nothing if DIR/done records
+# this script's own SHA-256; a changed script remakes the whole set)
 set -euo pipefail
 dir="$1"
-[ -f "$dir/done" ] && exit 0
+self_sum=$(sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1)
+[ -f "$dir/done" ] && [ "$(cat "$dir/done")" = "$self_sum" ] && exit 0
+rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir"
 o() { openssl "$@" 2>/dev/null; }
@@ -37,6 +40,12 @@ leaf ecdsa384 p384 "$good" ca 365
 leaf ed25519 ed25519 "$good" ca 365
 leaf rsapss rsapss "$good" ca 365
 leaf wronghost rsa "DNS:wrong.example" ca 365
+# A leaf signed with SHA-1 by the root (Go refuses it below the anchor).
+o genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out sha1.key
+o req -new -key sha1.key -out sha1.csr -subj "/CN=sha1"
+printf 'subjectAltName=%s\nbasicConstraints=CA:false\nextendedKeyUsage=serverAuth\n' "$good" > sha1.ext
+o x509 -req -sha1 -in sha1.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out sha1.pem -days 365 -extfile sha1.ext
+cp sha1.pem sha1.chain.pem
 # Expired and not-yet-valid leaves: `openssl x509 -days` cannot date a
 # certificate in the past or the future, `openssl ca` can.
 o genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out expired.key
@@ -69,4 +78,4 @@ cp notyet.pem notyet.chain.pem
 o req -x509 -newkey rsa:2048 -nodes -keyout selfsigned.key -out selfsigned.pem -days 365 \
   -subj "/CN=localhost" -addext "subjectAltName=$good"
 cp selfsigned.pem selfsigned.chain.pem
-touch done
+echo "$self_sum" > done
