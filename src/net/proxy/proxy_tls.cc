@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "tls/signature_policy.h"
 #include "tls/trust_store.h"
 
 namespace tlsc {
@@ -30,7 +31,7 @@ SSL_CTX* proxy_context() {
       return static_cast<SSL_CTX*>(nullptr);
     }
     SSL_CTX_set_cert_store(c, store);
-    SSL_CTX_set_verify(c, SSL_VERIFY_PEER, nullptr);
+    SSL_CTX_set_verify(c, SSL_VERIFY_PEER, refuse_insecure_signatures);
     return c;
   }();
   return ctx;
