@@ -262,6 +262,10 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
   // The error queue owns the data string: copy it before clearing.
   std::string data = (flags & ERR_FLAG_STRING) && data_ptr != nullptr ? data_ptr : "";
   ERR_clear_error();
+  if (err != 0 && ERR_GET_LIB(err) == ERR_LIB_SSL &&
+      ERR_GET_REASON(err) == SSL_R_UNEXPECTED_EARLY_DATA_EXTENSION) {
+    return make_error(ErrorCode::tls, "tls: server sent an unexpected early_data extension");  // Go's text
+  }
   if (err != 0) {
     const char* reason = ERR_reason_error_string(err);
     std::string r = reason ? lower(reason) : "handshake failure";

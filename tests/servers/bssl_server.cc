@@ -1,8 +1,12 @@
 // A TLS server on our patched BoringSSL, for what only such a peer can
-// show: certificate compression with a chosen algorithm, and a
-// record_size_limit answer the client must honour. Serves one HTTP/1.1
+// show: certificate compression with a chosen algorithm, a
+// record_size_limit answer the client must honour, and 0-RTT accepted or
+// declined. Serves one HTTP/1.1
 // response per connection whose body reports what happened.
 //   bssl_server CERT KEY [--compress zlib|brotli|zstd] [--record-size-limit N]
+//               [--early-data accept|decline]
+// --early-data: tickets allow 0-RTT, and 0-RTT is accepted or declined (the
+//   body says whether it was accepted, and whether the session resumed).
 // Prints {"port":N}; stops when stdin closes.
 #include <arpa/inet.h>
 #include <brotli/encode.h>
@@ -28,6 +32,17 @@
 namespace {
 
 std::atomic<int> g_compressions{0};
+
+// Declines 0-RTT on a connection that offers a session (its tickets then do
+// not allow 0-RTT either).
+enum ssl_select_cert_result_t decline_early_data(const SSL_CLIENT_HELLO* hello) {
+  const uint8_t* data;
+  size_t len;
+  if (SSL_early_callback_ctx_extension_get(hello, TLSEXT_TYPE_pre_shared_key, &data, &len)) {
+    SSL_set_early_data_enabled(hello->ssl, 0);
+  }
+  return ssl_select_cert_success;
+}
 
 int compress_zlib(SSL*, CBB* out, const uint8_t* in, size_t len) {
   uLongf n = compressBound(len);
@@ -57,15 +72,19 @@ int compress_zstd(SSL*, CBB* out, const uint8_t* in, size_t len) {
   return 1;
 }
 
+struct Options {
+  uint16_t rsl = 0;
+};
+
 // Feeds BoringSSL from the socket through a memory BIO so that the size of
 // every record the client sends can be seen.
-void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
+void serve(SSL_CTX* ctx, int fd, const Options& opt) {
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx));
   BIO* rbio = BIO_new(BIO_s_mem());
   BIO* wbio = BIO_new(BIO_s_mem());
   SSL_set_bio(ssl.get(), rbio, wbio);
   SSL_set_accept_state(ssl.get());
-  if (rsl) SSL_set_record_size_limit(ssl.get(), rsl);
+  if (opt.rsl) SSL_set_record_size_limit(ssl.get(), opt.rsl);
   size_t max_record = 0, header_have = 0, body_left = 0;
   uint8_t header[5];
   bool handshake_done = false;
@@ -100,6 +119,8 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
     }
     BIO_write(rbio, buf, static_cast<int>(n));
     if (!handshake_done) {
+      // With 0-RTT accepted, SSL_do_handshake returns early (to read early
+      // data) and SSL_read finishes the handshake below.
       int rc = SSL_do_handshake(ssl.get());
       flush();
       if (rc != 1) {
@@ -114,7 +135,9 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
     flush();
     if (request.find("\r\n\r\n") != std::string::npos) {
       std::string body = "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
-                         ",\"max_client_record\":" + std::to_string(max_record) + "}";
+                         ",\"max_client_record\":" + std::to_string(max_record) +
+                         ",\"session_reused\":" + (SSL_session_reused(ssl.get()) ? "true" : "false") +
+                         ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") + "}";
       std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
                          std::to_string(body.size()) + "\r\n\r\n" + body;
       SSL_write(ssl.get(), resp.data(), static_cast<int>(resp.size()));
@@ -130,10 +153,14 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
 int main(int argc, char** argv) {
   if (argc < 3) return 2;
   std::string compress;
-  uint16_t rsl = 0;
-  for (int i = 3; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--compress") compress = argv[i + 1];
-    if (std::string(argv[i]) == "--record-size-limit") rsl = static_cast<uint16_t>(std::atoi(argv[i + 1]));
+  Options opt;
+  std::string early_data;
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    bool has_value = i + 1 < argc;
+    if (a == "--compress" && has_value) compress = argv[++i];
+    if (a == "--record-size-limit" && has_value) opt.rsl = static_cast<uint16_t>(std::atoi(argv[++i]));
+    if (a == "--early-data" && has_value) early_data = argv[++i];
   }
   bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
   if (!SSL_CTX_use_certificate_chain_file(ctx.get(), argv[1]) ||
@@ -144,11 +171,13 @@ int main(int argc, char** argv) {
   if (compress == "zlib") SSL_CTX_add_cert_compression_alg(ctx.get(), 1, compress_zlib, nullptr);
   if (compress == "brotli") SSL_CTX_add_cert_compression_alg(ctx.get(), 2, compress_brotli, nullptr);
   if (compress == "zstd") SSL_CTX_add_cert_compression_alg(ctx.get(), 3, compress_zstd, nullptr);
+  if (!early_data.empty()) SSL_CTX_set_early_data_enabled(ctx.get(), 1);
+  if (early_data == "decline") SSL_CTX_set_select_certificate_cb(ctx.get(), decline_early_data);
 
   int s = testserver::listen_on_loopback_and_announce(16);
   if (s < 0) return 1;
   for (;;) {
     int fd = accept(s, nullptr, nullptr);
-    if (fd >= 0) serve(ctx.get(), fd, rsl);
+    if (fd >= 0) serve(ctx.get(), fd, opt);
   }
 }
