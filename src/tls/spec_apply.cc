@@ -124,9 +124,8 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("ec_point_formats");
     }
   }
-  // renegotiation_info is tied to the handshake state and cannot be sent
-  // raw: a TLS 1.3-only spec that lists it fails with a clear error
-  // (tls: client hello spec extension not sent (extension 65281)).
+  // renegotiation_info is BoringSSL's own even in a TLS 1.3-only spec: it
+  // then sends the empty one, as utls does (patch 0029).
   if (!offers_tls12 && has(ext::extended_master_secret) &&
       !SSL_set_client_hello_raw_extension(ssl, ext::extended_master_secret, nullptr, 0)) {
     return fail("extended_master_secret");
