@@ -172,6 +172,28 @@ TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with each AEAD, behind a CertificateRe
   }
 }
 
+TEST_CASE("tls-peers: gnutls-serv honours our record_size_limit: a page larger than the limit arrives", "[tls-peers][gnutls]") {
+  // GnuTLS answers record_size_limit (TLS 1.3: EncryptedExtensions, TLS 1.2:
+  // ServerHello) and sends records within it; we hold it to the limit.
+  for (const char* version : {"TLS1.3", "TLS1.2"}) {
+    INFO(version);
+    auto s = gnutls(std::string("NORMAL:-VERS-ALL:+VERS-") + version);
+    json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-13-51-45-43-28,29-23-24,0"},
+                   {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                   {"supportedVersions", {"1.3", "1.2"}},
+                   {"keyShareCurves", {"X25519"}},
+                   {"alpnProtocols", {"http/1.1"}},
+                   {"recordSizeLimit", 512}};
+    // The page echoes the request head: 3000 bytes of it make the answer
+    // span several records of at most 512 bytes.
+    json r = req("GET", s.url + "/", {{"customTlsClient", custom}, {"headers", {{"X-Padding", std::string(3000, 'p')}}}});
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    CHECK(body(r).size() > 3000);
+    CHECK(has(r, std::string("<TD>Protocol version:</TD><TD>") + version + "</TD>"));
+  }
+}
+
 TEST_CASE("tls-peers: gnutls-serv TLS 1.3 key exchange groups (P-256/P-384 by HelloRetryRequest)", "[tls-peers][gnutls]") {
   struct G { const char* priority; const char* shown; };
   for (const G& g : {G{"X25519", "(ECDHE-X25519)"}, G{"SECP256R1", "(ECDHE-SECP256R1)"},

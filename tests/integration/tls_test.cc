@@ -316,3 +316,21 @@ TEST_CASE("tls: early_data listed: 0-RTT offered on resumption without early dat
   CHECK(page_says(d, "Reused, TLSv1.3"));
   itest::call_fn(itest::lib().destroySession, {{"sessionId", sid2}});
 }
+
+TEST_CASE("tls: a server that answered our record_size_limit and sends larger records fails cleanly",
+          "[tls][bssl-server]") {
+  // 1024 advertised; a 5000-byte body. Honoured: records of 1023 bytes + the
+  // content type. Not honoured (16384-byte records): record_overflow.
+  json custom = custom_with({"brotli"}, 1024);
+  auto honest = bssl_server({"--record-size-limit", "16385", "--pad", "5000"});
+  json ok = get(honest.url, {{"customTlsClient", custom}});
+  INFO(ok.dump());
+  REQUIRE(ok["status"] == 200);
+  CHECK(ok["body"].get<std::string>().size() > 5000);
+
+  auto rogue = bssl_server({"--record-size-limit", "16385", "--pad", "5000", "--oversized-records"});
+  json bad = get(rogue.url, {{"customTlsClient", custom}});
+  INFO(bad.dump());
+  CHECK(bad["status"] == 0);
+  CHECK(bad["body"].get<std::string>().find("record_size_limit 1024") != std::string::npos);
+}

@@ -1,12 +1,15 @@
 // A TLS server on our patched BoringSSL, for what only such a peer can
 // show: certificate compression with a chosen algorithm, a
-// record_size_limit answer the client must honour, and 0-RTT accepted or
-// declined. Serves one HTTP/1.1
+// record_size_limit answer the client must honour, 0-RTT accepted, and
+// records larger than the client's record_size_limit. Serves one HTTP/1.1
 // response per connection whose body reports what happened.
 //   bssl_server CERT KEY [--compress zlib|brotli|zstd] [--record-size-limit N]
-//               [--early-data accept|decline]
+//               [--early-data accept|decline] [--oversized-records] [--pad N]
 // --early-data: tickets allow 0-RTT, and 0-RTT is accepted or declined (the
 //   body says whether it was accepted, and whether the session resumed).
+// --oversized-records: after the handshake, records of up to 16384 bytes
+//   whatever limit the client advertised (and this server answered).
+// --pad N: N more bytes of body ("padding" field).
 // Prints {"port":N}; stops when stdin closes.
 #include <arpa/inet.h>
 #include <brotli/encode.h>
@@ -74,6 +77,8 @@ int compress_zstd(SSL*, CBB* out, const uint8_t* in, size_t len) {
 
 struct Options {
   uint16_t rsl = 0;
+  bool oversized_records = false;
+  size_t pad = 0;
 };
 
 // Feeds BoringSSL from the socket through a memory BIO so that the size of
@@ -134,10 +139,13 @@ void serve(SSL_CTX* ctx, int fd, const Options& opt) {
     while ((got = SSL_read(ssl.get(), app, sizeof app)) > 0) request.append(app, got);
     flush();
     if (request.find("\r\n\r\n") != std::string::npos) {
+      // Ignores the client's record_size_limit from here on.
+      if (opt.oversized_records) SSL_set_max_send_fragment(ssl.get(), 16384);
       std::string body = "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
                          ",\"max_client_record\":" + std::to_string(max_record) +
                          ",\"session_reused\":" + (SSL_session_reused(ssl.get()) ? "true" : "false") +
-                         ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") + "}";
+                         ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") +
+                         ",\"padding\":\"" + std::string(opt.pad, 'p') + "\"}";
       std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
                          std::to_string(body.size()) + "\r\n\r\n" + body;
       SSL_write(ssl.get(), resp.data(), static_cast<int>(resp.size()));
@@ -160,7 +168,9 @@ int main(int argc, char** argv) {
     bool has_value = i + 1 < argc;
     if (a == "--compress" && has_value) compress = argv[++i];
     if (a == "--record-size-limit" && has_value) opt.rsl = static_cast<uint16_t>(std::atoi(argv[++i]));
+    if (a == "--pad" && has_value) opt.pad = static_cast<size_t>(std::atol(argv[++i]));
     if (a == "--early-data" && has_value) early_data = argv[++i];
+    if (a == "--oversized-records") opt.oversized_records = true;
   }
   bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
   if (!SSL_CTX_use_certificate_chain_file(ctx.get(), argv[1]) ||
