@@ -128,8 +128,8 @@ const std::set<uint16_t>& builtin_extensions() {
       ext::server_name, ext::status_request, ext::supported_groups, ext::ec_point_formats,
       ext::signature_algorithms, ext::alpn, ext::signed_certificate_timestamp, ext::padding,
       ext::extended_master_secret, ext::compress_certificate, ext::record_size_limit,
-      ext::delegated_credentials, ext::session_ticket, ext::pre_shared_key, ext::supported_versions,
-      ext::psk_key_exchange_modes, ext::key_share, ext::next_protocol_negotiation,
+      ext::delegated_credentials, ext::session_ticket, ext::pre_shared_key, ext::early_data,
+      ext::supported_versions, ext::psk_key_exchange_modes, ext::key_share, ext::next_protocol_negotiation,
       ext::application_settings_old, ext::application_settings, ext::encrypted_client_hello,
       ext::renegotiation_info};
   return s;

@@ -171,6 +171,8 @@ constexpr Rule kRules[] = {
     {SSL_R_BAD_ECPOINT, nullptr, bad_key_share},
     {SSL_R_EMPTY_HELLO_RETRY_REQUEST, "tls: server sent an unnecessary HelloRetryRequest message", nullptr},
     {SSL_R_INVALID_ALPN_PROTOCOL, "tls: server selected unadvertised ALPN protocol", nullptr},
+    // Patch 0028: the empty early_data indication was accepted.
+    {SSL_R_UNEXPECTED_EARLY_DATA_EXTENSION, "tls: server sent an unexpected early_data extension", nullptr},
     // Messages and records out of place, or malformed (Go's unmarshal
     // failure sends unexpected_message).
     {SSL_R_UNEXPECTED_MESSAGE, nullptr, unexpected_message},

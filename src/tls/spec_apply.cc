@@ -124,9 +124,8 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("ec_point_formats");
     }
   }
-  // renegotiation_info is tied to the handshake state and cannot be sent
-  // raw: a TLS 1.3-only spec that lists it fails with a clear error
-  // (tls: client hello spec extension not sent (extension 65281)).
+  // renegotiation_info is BoringSSL's own even in a TLS 1.3-only spec: it
+  // then sends the empty one, as utls does (patch 0029).
   if (!offers_tls12 && has(ext::extended_master_secret) &&
       !SSL_set_client_hello_raw_extension(ssl, ext::extended_master_secret, nullptr, 0)) {
     return fail("extended_master_secret");
@@ -138,9 +137,19 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("psk_key_exchange_modes");
     }
   }
+  // early_data: upstream sends it empty in every ClientHello. BoringSSL
+  // sends it where the spec lists it (patch 0028) and, when the session's
+  // ticket allows 0-RTT, offers 0-RTT for real but never writes early data
+  // (no request is ever replayable): a server that accepts gets
+  // EndOfEarlyData, one that declines just goes on. Without such a session
+  // it is an empty indication, and a server that accepts anyway fails the
+  // handshake (tls: server sent an unexpected early_data extension, as Go).
+  if (has(ext::early_data)) {
+    SSL_set_client_hello_early_data_indication(ssl, 1);
+    SSL_set_early_data_enabled(ssl, 1);
+  }
   // NPN: BoringSSL only sends it when a selection callback is set; upstream
-  // sends it empty. (early_data cannot be sent raw: it is tied to the
-  // handshake state, so a spec listing it fails with a clear error.)
+  // sends it empty.
   for (uint16_t type : {ext::next_protocol_negotiation}) {
     if (has(type) && spec.raw_extensions.count(type) == 0 &&
         !SSL_set_client_hello_raw_extension(ssl, type, nullptr, 0)) {

@@ -109,3 +109,28 @@ TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension o
   CHECK(ch["sigalgs"] == json::array({0x0403, 0x0804, 0x0401}));
   CHECK(ch["versions"] == json::array({0x0304, 0x0303}));
 }
+
+TEST_CASE("client hello: early_data (42) and, in a TLS 1.3-only spec, renegotiation_info go out empty where listed",
+          "[tls][client_hello]") {
+  auto spec = [](const std::string& extensions, std::vector<std::string> versions) {
+    return json{{"customTlsClient",
+                 {{"ja3String", "771,4865-4867-4866-49195-49199," + extensions + ",29-23-24,0"},
+                  {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                  {"supportedVersions", versions},
+                  {"keyShareCurves", {"X25519"}},
+                  {"alpnProtocols", {"http/1.1"}}}}};
+  };
+  // As upstream's JA3 path: early_data with or without pre_shared_key (which
+  // only goes out with a session), renegotiation_info in a TLS 1.3-only hello.
+  auto records = capture({spec("0-23-65281-10-11-16-5-13-51-45-43-42-41", {"1.3"}),
+                          spec("42-0-23-65281-10-11-16-13-51-45-43", {"1.3", "1.2"})});
+  REQUIRE(records.size() == 2);
+  CHECK(records[0]["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 42}));
+  CHECK(records[0]["versions"] == json::array({0x0304}));
+  CHECK(records[0]["bodies"]["65281"] == "00");
+  CHECK(records[0]["bodies"]["23"] == "");
+  CHECK(records[0]["bodies"]["42"] == "");
+  CHECK(records[1]["extensions"] == json::array({42, 0, 23, 65281, 10, 11, 16, 13, 51, 45, 43}));
+  CHECK(records[1]["bodies"]["42"] == "");
+  CHECK(records[1]["bodies"]["65281"] == "00");
+}

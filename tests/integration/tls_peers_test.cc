@@ -11,7 +11,9 @@
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <sys/stat.h>
@@ -81,8 +83,37 @@ Peer gnutls(const std::string& priority, const std::string& cert = "good", std::
 
 // ---- nginx ----------------------------------------------------------------
 
-Peer nginx_tls(const std::string& protocols, const std::string& cert = "good") {
-  return start({"bash", kServers + "/nginx_tls.sh", protocols, pem(cert + ".chain.pem"), pem(cert + ".key")});
+Peer nginx_tls(const std::string& protocols, const std::string& cert = "good", bool early_data = false) {
+  std::vector<std::string> argv = {"bash", kServers + "/nginx_tls.sh", protocols, pem(cert + ".chain.pem"),
+                                   pem(cert + ".key")};
+  if (early_data) argv.push_back("early_data");
+  return start(argv);
+}
+
+// The ClientHello capture in front of a server (tests/servers/capture_tls.py
+// --forward): the handshakes complete, every hello is logged.
+struct Capture {
+  std::string log;
+  std::unique_ptr<itest::ChildServer> child;
+  std::string url;
+  std::vector<json> hellos() const {
+    std::vector<json> out;
+    std::ifstream f(log);
+    for (std::string line; std::getline(f, line);) out.push_back(json::parse(line));
+    return out;
+  }
+  ~Capture() { std::remove(log.c_str()); }
+};
+
+std::unique_ptr<Capture> capture_in_front_of(const Peer& p) {
+  auto c = std::make_unique<Capture>();
+  c->log = "/tmp/tlsc-capture-peers-" + std::to_string(getpid()) + ".jsonl";
+  std::remove(c->log.c_str());
+  std::string port = p.url.substr(p.url.rfind(':') + 1);
+  c->child = std::make_unique<itest::ChildServer>(
+      std::vector<std::string>{"python3", kServers + "/capture_tls.py", c->log, "--forward", port});
+  c->url = "https://127.0.0.1:" + std::to_string(c->child->info()["port"].get<int>());
+  return c;
 }
 
 // ---- Node -----------------------------------------------------------------
@@ -138,6 +169,28 @@ TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with each AEAD, behind a CertificateRe
     CHECK(has(r, "<TD>Protocol version:</TD><TD>TLS1.3</TD>"));
     CHECK(has(r, "-(" + std::string(cipher) + ")"));
     CHECK(has(r, "User-Agent: Go-http-client/1.1"));
+  }
+}
+
+TEST_CASE("tls-peers: gnutls-serv honours our record_size_limit: a page larger than the limit arrives", "[tls-peers][gnutls]") {
+  // GnuTLS answers record_size_limit (TLS 1.3: EncryptedExtensions, TLS 1.2:
+  // ServerHello) and sends records within it; we hold it to the limit.
+  for (const char* version : {"TLS1.3", "TLS1.2"}) {
+    INFO(version);
+    auto s = gnutls(std::string("NORMAL:-VERS-ALL:+VERS-") + version);
+    json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-13-51-45-43-28,29-23-24,0"},
+                   {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                   {"supportedVersions", {"1.3", "1.2"}},
+                   {"keyShareCurves", {"X25519"}},
+                   {"alpnProtocols", {"http/1.1"}},
+                   {"recordSizeLimit", 512}};
+    // The page echoes the request head: 3000 bytes of it make the answer
+    // span several records of at most 512 bytes.
+    json r = req("GET", s.url + "/", {{"customTlsClient", custom}, {"headers", {{"X-Padding", std::string(3000, 'p')}}}});
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    CHECK(body(r).size() > 3000);
+    CHECK(has(r, std::string("<TD>Protocol version:</TD><TD>") + version + "</TD>"));
   }
 }
 
@@ -255,6 +308,41 @@ TEST_CASE("tls-peers: nginx resumes the TLS session on a session's next connecti
     CHECK(header(b, "X-Reused") == "r");
     end_session(sid);
   }
+}
+
+TEST_CASE("tls-peers: nginx with 0-RTT: a spec listing early_data resumes, offering 0-RTT without sending early data",
+          "[tls-peers][nginx][early-data]") {
+  auto s = nginx_tls("TLSv1.3", "good", /*early_data=*/true);
+  auto cap = capture_in_front_of(s);
+  const std::string sid = "nginx-tls-early-data";
+  json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-42-41,29-23-24,0"},
+                 {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+                 {"supportedVersions", {"1.3", "1.2"}},
+                 {"keyShareCurves", {"X25519"}},
+                 {"alpnProtocols", {"http/1.1"}}};
+  json a = req("GET", cap->url + "/index.html", {{"sessionId", sid}, {"customTlsClient", custom},
+                                                 {"transportOptions", {{"disableKeepAlives", true}}}});
+  json b = req("GET", cap->url + "/index.html", {{"sessionId", sid}});
+  INFO(a.dump());
+  INFO(b.dump());
+  REQUIRE(a["status"] == 200);
+  REQUIRE(b["status"] == 200);
+  CHECK(b["body"] == "hello from nginx over tls\n");
+  CHECK(header(a, "X-Reused") == ".");
+  CHECK(header(b, "X-Reused") == "r");
+  // Both hellos carry the empty early_data where the JA3 puts it; the second
+  // one offers the session (pre_shared_key last) and, its ticket allowing
+  // 0-RTT, a real 0-RTT offer that nginx accepts.
+  auto hellos = cap->hellos();
+  REQUIRE(hellos.size() == 2);
+  // No server_name: the URL's host is an IP address.
+  const json first = json::array({23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 42});
+  CHECK(hellos[0]["extensions"] == first);
+  json second = first;
+  second.push_back(41);
+  CHECK(hellos[1]["extensions"] == second);
+  for (const json& h : hellos) CHECK(h["bodies"]["42"] == "");
+  end_session(sid);
 }
 
 // ===========================================================================

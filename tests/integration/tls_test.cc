@@ -347,3 +347,84 @@ TEST_CASE("tls: a server signature that does not verify: Go's text for its key t
   json r = get(s.url, {{"customTlsClient", custom}});
   CHECK(r["body"] == go_error(s.url, "tls: invalid signature by the server certificate: Ed25519 verification failure"));
 }
+
+namespace {
+
+// A customTlsClient that lists early_data (42) and pre_shared_key (41), as
+// upstream's JA3 path sends them: an empty early_data in every hello.
+json custom_early_data() {
+  return {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-42-41,29-23-24,0"},
+          {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+          {"supportedVersions", {"1.3", "1.2"}},
+          {"keyShareCurves", {"X25519"}},
+          {"alpnProtocols", {"http/1.1"}}};
+}
+
+}  // namespace
+
+TEST_CASE("tls: early_data listed: 0-RTT offered on resumption without early data; accepted or declined, the request succeeds",
+          "[tls][bssl-server][early-data]") {
+  // Our BoringSSL server accepts 0-RTT: the client finishes with
+  // EndOfEarlyData; the request only goes out after the handshake.
+  auto s = bssl_server({"--early-data", "accept"});
+  const std::string sid = "tls-early-data-bssl";
+  json a = get(s.url, {{"sessionId", sid}, {"customTlsClient", custom_early_data()},
+                       {"transportOptions", {{"disableKeepAlives", true}}}});
+  INFO(a.dump());
+  REQUIRE(a["status"] == 200);
+  json ab = json::parse(a["body"].get<std::string>());
+  CHECK(ab["session_reused"] == false);
+  CHECK(ab["early_data_accepted"] == false);
+  json b = get(s.url, {{"sessionId", sid}});
+  INFO(b.dump());
+  REQUIRE(b["status"] == 200);
+  json bb = json::parse(b["body"].get<std::string>());
+  CHECK(bb["session_reused"] == true);
+  CHECK(bb["early_data_accepted"] == true);
+  itest::call_fn(itest::lib().destroySession, {{"sessionId", sid}});
+
+  // The same server declining 0-RTT: no EndOfEarlyData, a plain resumption.
+  auto n = bssl_server({"--early-data", "decline"});
+  const std::string sid1 = "tls-early-data-bssl-decline";
+  json e = get(n.url, {{"sessionId", sid1}, {"customTlsClient", custom_early_data()},
+                       {"transportOptions", {{"disableKeepAlives", true}}}});
+  REQUIRE(e["status"] == 200);
+  json f = get(n.url, {{"sessionId", sid1}});
+  INFO(f.dump());
+  REQUIRE(f["status"] == 200);
+  json fb = json::parse(f["body"].get<std::string>());
+  CHECK(fb["session_reused"] == true);
+  CHECK(fb["early_data_accepted"] == false);
+  itest::call_fn(itest::lib().destroySession, {{"sessionId", sid1}});
+
+  // openssl s_server's tickets do not allow 0-RTT (no -early_data, which
+  // -www does not take): the empty early_data goes with the session.
+  auto o = s_server("good", {"-tls1_3"});
+  const std::string sid2 = "tls-early-data-openssl";
+  json c = get(o.url, {{"sessionId", sid2}, {"customTlsClient", custom_early_data()},
+                       {"transportOptions", {{"disableKeepAlives", true}}}});
+  REQUIRE(c["status"] == 200);
+  json d = get(o.url, {{"sessionId", sid2}});
+  INFO(d.dump());
+  REQUIRE(d["status"] == 200);
+  CHECK(page_says(d, "Reused, TLSv1.3"));
+  itest::call_fn(itest::lib().destroySession, {{"sessionId", sid2}});
+}
+
+TEST_CASE("tls: a server that answered our record_size_limit and sends larger records fails cleanly",
+          "[tls][bssl-server]") {
+  // 1024 advertised; a 5000-byte body. Honoured: records of 1023 bytes + the
+  // content type. Not honoured (16384-byte records): record_overflow.
+  json custom = custom_with({"brotli"}, 1024);
+  auto honest = bssl_server({"--record-size-limit", "16385", "--pad", "5000"});
+  json ok = get(honest.url, {{"customTlsClient", custom}});
+  INFO(ok.dump());
+  REQUIRE(ok["status"] == 200);
+  CHECK(ok["body"].get<std::string>().size() > 5000);
+
+  auto rogue = bssl_server({"--record-size-limit", "16385", "--pad", "5000", "--oversized-records"});
+  json bad = get(rogue.url, {{"customTlsClient", custom}});
+  INFO(bad.dump());
+  CHECK(bad["status"] == 0);
+  CHECK(bad["body"].get<std::string>().find("record_size_limit 1024") != std::string::npos);
+}

@@ -1,10 +1,17 @@
 // A TLS server on our patched BoringSSL, for what only such a peer can
 // show: certificate compression with a chosen algorithm, a
-// record_size_limit answer the client must honour, and a signature that
+// record_size_limit answer the client must honour, 0-RTT accepted,
+// records larger than the client's record_size_limit, and a signature that
 // does not verify. Serves one HTTP/1.1 response per connection whose body
 // reports what happened.
 //   bssl_server CERT KEY [--compress zlib|brotli|zstd] [--record-size-limit N]
-//                        [--corrupt-signature] [--tls12]
+//               [--early-data accept|decline] [--oversized-records] [--pad N]
+//               [--corrupt-signature] [--tls12]
+// --early-data: tickets allow 0-RTT, and 0-RTT is accepted or declined (the
+//   body says whether it was accepted, and whether the session resumed).
+// --oversized-records: after the handshake, records of up to 16384 bytes
+//   whatever limit the client advertised (and this server answered).
+// --pad N: N more bytes of body ("padding" field).
 // Prints {"port":N}; stops when stdin closes.
 #include <arpa/inet.h>
 #include <brotli/encode.h>
@@ -32,6 +39,17 @@
 namespace {
 
 std::atomic<int> g_compressions{0};
+
+// Declines 0-RTT on a connection that offers a session (its tickets then do
+// not allow 0-RTT either).
+enum ssl_select_cert_result_t decline_early_data(const SSL_CLIENT_HELLO* hello) {
+  const uint8_t* data;
+  size_t len;
+  if (SSL_early_callback_ctx_extension_get(hello, TLSEXT_TYPE_pre_shared_key, &data, &len)) {
+    SSL_set_early_data_enabled(hello->ssl, 0);
+  }
+  return ssl_select_cert_success;
+}
 
 int compress_zlib(SSL*, CBB* out, const uint8_t* in, size_t len) {
   uLongf n = compressBound(len);
@@ -91,15 +109,21 @@ ssl_private_key_result_t no_complete(SSL*, uint8_t*, size_t*, size_t) { return s
 
 const SSL_PRIVATE_KEY_METHOD kCorruptingKey = {sign_corrupted, no_decrypt, no_complete};
 
+struct Options {
+  uint16_t rsl = 0;
+  bool oversized_records = false;
+  size_t pad = 0;
+};
+
 // Feeds BoringSSL from the socket through a memory BIO so that the size of
 // every record the client sends can be seen.
-void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
+void serve(SSL_CTX* ctx, int fd, const Options& opt) {
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx));
   BIO* rbio = BIO_new(BIO_s_mem());
   BIO* wbio = BIO_new(BIO_s_mem());
   SSL_set_bio(ssl.get(), rbio, wbio);
   SSL_set_accept_state(ssl.get());
-  if (rsl) SSL_set_record_size_limit(ssl.get(), rsl);
+  if (opt.rsl) SSL_set_record_size_limit(ssl.get(), opt.rsl);
   size_t max_record = 0, header_have = 0, body_left = 0;
   uint8_t header[5];
   bool handshake_done = false;
@@ -134,6 +158,8 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
     }
     BIO_write(rbio, buf, static_cast<int>(n));
     if (!handshake_done) {
+      // With 0-RTT accepted, SSL_do_handshake returns early (to read early
+      // data) and SSL_read finishes the handshake below.
       int rc = SSL_do_handshake(ssl.get());
       flush();
       if (rc != 1) {
@@ -147,8 +173,13 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
     while ((got = SSL_read(ssl.get(), app, sizeof app)) > 0) request.append(app, got);
     flush();
     if (request.find("\r\n\r\n") != std::string::npos) {
+      // Ignores the client's record_size_limit from here on.
+      if (opt.oversized_records) SSL_set_max_send_fragment(ssl.get(), 16384);
       std::string body = "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
-                         ",\"max_client_record\":" + std::to_string(max_record) + "}";
+                         ",\"max_client_record\":" + std::to_string(max_record) +
+                         ",\"session_reused\":" + (SSL_session_reused(ssl.get()) ? "true" : "false") +
+                         ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") +
+                         ",\"padding\":\"" + std::string(opt.pad, 'p') + "\"}";
       std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
                          std::to_string(body.size()) + "\r\n\r\n" + body;
       SSL_write(ssl.get(), resp.data(), static_cast<int>(resp.size()));
@@ -164,12 +195,17 @@ void serve(SSL_CTX* ctx, int fd, uint16_t rsl) {
 int main(int argc, char** argv) {
   if (argc < 3) return 2;
   std::string compress;
-  uint16_t rsl = 0;
+  Options opt;
+  std::string early_data;
   bool corrupt_signature = false, tls12 = false;
   for (int i = 3; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--compress" && i + 1 < argc) compress = argv[++i];
-    if (a == "--record-size-limit" && i + 1 < argc) rsl = static_cast<uint16_t>(std::atoi(argv[++i]));
+    bool has_value = i + 1 < argc;
+    if (a == "--compress" && has_value) compress = argv[++i];
+    if (a == "--record-size-limit" && has_value) opt.rsl = static_cast<uint16_t>(std::atoi(argv[++i]));
+    if (a == "--pad" && has_value) opt.pad = static_cast<size_t>(std::atol(argv[++i]));
+    if (a == "--early-data" && has_value) early_data = argv[++i];
+    if (a == "--oversized-records") opt.oversized_records = true;
     if (a == "--corrupt-signature") corrupt_signature = true;
     if (a == "--tls12") tls12 = true;
   }
@@ -187,11 +223,13 @@ int main(int argc, char** argv) {
   if (compress == "zlib") SSL_CTX_add_cert_compression_alg(ctx.get(), 1, compress_zlib, nullptr);
   if (compress == "brotli") SSL_CTX_add_cert_compression_alg(ctx.get(), 2, compress_brotli, nullptr);
   if (compress == "zstd") SSL_CTX_add_cert_compression_alg(ctx.get(), 3, compress_zstd, nullptr);
+  if (!early_data.empty()) SSL_CTX_set_early_data_enabled(ctx.get(), 1);
+  if (early_data == "decline") SSL_CTX_set_select_certificate_cb(ctx.get(), decline_early_data);
 
   int s = testserver::listen_on_loopback_and_announce(16);
   if (s < 0) return 1;
   for (;;) {
     int fd = accept(s, nullptr, nullptr);
-    if (fd >= 0) serve(ctx.get(), fd, rsl);
+    if (fd >= 0) serve(ctx.get(), fd, opt);
   }
 }

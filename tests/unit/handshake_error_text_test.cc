@@ -147,6 +147,8 @@ TEST_CASE("tls error text: the table, with the handshake context it needs", "[tl
   CHECK(go_tls_error_text(ssl_reason(SSL_R_EMPTY_HELLO_RETRY_REQUEST)) ==
         "tls: server sent an unnecessary HelloRetryRequest message");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_INVALID_ALPN_PROTOCOL)) == "tls: server selected unadvertised ALPN protocol");
+  CHECK(go_tls_error_text(ssl_reason(SSL_R_UNEXPECTED_EARLY_DATA_EXTENSION)) ==
+        "tls: server sent an unexpected early_data extension");  // patch 0028
   CHECK(go_tls_error_text(ssl_reason(SSL_R_UNEXPECTED_MESSAGE)) == "local error: tls: unexpected message");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_DECODE_ERROR)) == "local error: tls: unexpected message");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)) == "local error: tls: bad record MAC");
@@ -221,6 +223,13 @@ TEST_CASE("tls error text: unmapped reasons keep BoringSSL's words behind Go's a
   // A lower library's error first, an SSL one after: the SSL one speaks.
   f.errors.insert(f.errors.begin(), TlsErrorEntry{ERR_LIB_X509, X509_R_INVALID_VERSION, {}});
   CHECK(go_tls_error_text(f) == "local error: tls: internal error (unexpected extension)");
+  // Patch 0030: a record over our record_size_limit (Go has no limit of its
+  // own to enforce; its words for an oversized record are the alert's).
+  f.errors = {TlsErrorEntry{ERR_LIB_SSL, SSL_R_DATA_LENGTH_TOO_LONG,
+                            "record of 5204 bytes over the record_size_limit 1024"}};
+  f.trace.alert_sent = 22;
+  CHECK(go_tls_error_text(f) == "local error: tls: record overflow (data length too long: record of 5204 bytes over "
+                                "the record_size_limit 1024)");
   // Nothing queued at all.
   CHECK(go_tls_error_text(TlsFailure{}) == "tls: handshake failure");
 }

@@ -53,6 +53,14 @@ TEST_CASE("profile parser: a minimal file and its defaults", "[profiles]") {
   CHECK(!p->allow_http);
 }
 
+TEST_CASE("profile parser: early_data (42) and renegotiation_info need no contents", "[profiles]") {
+  auto p = parse_profile(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "42", "65281", "43", "51"],
+                             "versions": ["0x0304"], "key_share_groups": ["0x001d"]}})");
+  REQUIRE(p);
+  CHECK(p->tls.extensions == std::vector<uint16_t>{0, 42, 65281, 43, 51});
+  CHECK(p->tls.raw_extensions.empty());
+}
+
 TEST_CASE("profile parser: malformed files are refused with the field and the reason", "[profiles]") {
   CHECK(reason("{") == "not valid JSON");
   CHECK(reason(R"({"tls": {}})").starts_with("name: required"));
