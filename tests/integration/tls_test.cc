@@ -156,7 +156,8 @@ TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes th
                         Case{"good", "localhost-alias", "x509: certificate is not valid for"},
                         Case{"expired", "127.0.0.1", "certificate has expired"},
                         Case{"notyet", "127.0.0.1", "certificate is not yet valid"},
-                        Case{"selfsigned", "127.0.0.1", "x509: certificate signed by unknown authority"}}) {
+                        Case{"selfsigned", "127.0.0.1", "x509: certificate signed by unknown authority"},
+                        Case{"unknownca", "127.0.0.1", "x509: certificate signed by unknown authority"}}) {
     INFO(c.cert);
     auto s = s_server(c.cert, {});
     std::string url = s.url;

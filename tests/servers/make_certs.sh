@@ -40,6 +40,10 @@ leaf ecdsa384 p384 "$good" ca 365
 leaf ed25519 ed25519 "$good" ca 365
 leaf rsapss rsapss "$good" ca 365
 leaf wronghost rsa "DNS:wrong.example" ca 365
+# A leaf from a CA nobody trusts (SSL_CERT_FILE holds ca.pem only).
+o req -x509 -newkey rsa:2048 -nodes -keyout otherca.key -out otherca.pem -days 3650 -subj "/CN=tlsc untrusted root" \
+  -addext basicConstraints=critical,CA:true -addext keyUsage=critical,keyCertSign,cRLSign
+leaf unknownca rsa "$good" otherca 365
 # A leaf signed with SHA-1 by the root (Go refuses it below the anchor).
 o genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out sha1.key
 o req -new -key sha1.key -out sha1.csr -subj "/CN=sha1"
