@@ -21,19 +21,19 @@ struct ConnectionPool::Slots {
   Reactor& reactor;
   size_t max;
   std::unordered_map<std::string, size_t> used;
-  std::unordered_map<std::string, std::deque<std::function<void()>>> waiters;
+  WaitQueues<std::function<bool()>> waiters;
 
-  void wake_one(const std::string& key) {
-    auto it = waiters.find(key);
-    if (it == waiters.end()) return;
-    std::function<void()> w = std::move(it->second.front());
-    it->second.pop_front();
-    if (it->second.empty()) waiters.erase(it);
-    reactor.post(std::move(w));
-  }
-  void release(const std::string& key) {
-    if (auto it = used.find(key); it != used.end() && --it->second == 0) used.erase(it);
-    wake_one(key);
+  // Posted, so the waiter runs outside the caller's stack; a waiter that no
+  // longer waits by then passes the wake-up on (Go's decConnsPerHost skips
+  // them).
+  static void wake_one(const std::shared_ptr<Slots>& self, const std::string& key) {
+    auto w = self->waiters.pop(key);
+    if (!w) return;
+    std::weak_ptr<Slots> weak = self;
+    self->reactor.post([weak, key, retry = std::move(w->fn)] {
+      if (retry()) return;
+      if (auto slots = weak.lock()) wake_one(slots, key);
+    });
   }
 };
 
@@ -49,13 +49,25 @@ std::optional<ConnectionPool::Slot> ConnectionPool::try_reserve_slot(const std::
   ++used;
   std::weak_ptr<Slots> weak = slots_;
   return Slot(static_cast<void*>(nullptr), [weak, key](void*) {
-    if (auto slots = weak.lock()) slots->release(key);
+    auto slots = weak.lock();
+    if (!slots) return;
+    if (auto it = slots->used.find(key); it != slots->used.end() && --it->second == 0) slots->used.erase(it);
+    Slots::wake_one(slots, key);
   });
 }
 
-void ConnectionPool::wait_for_slot(const std::string& key, std::function<void()> retry) {
-  slots_->waiters[key].push_back(std::move(retry));
+std::shared_ptr<ConnectionPool::SlotWaiter> ConnectionPool::wait_for_slot(const std::string& key,
+                                                                          std::function<bool()> retry) {
+  return slots_->waiters.add(key, std::move(retry));
 }
+
+void ConnectionPool::stop_waiting(std::shared_ptr<SlotWaiter>& w) { slots_->waiters.remove(w); }
+
+std::shared_ptr<ConnectionPool::H1Waiter> ConnectionPool::wait_for_h1(const std::string& key, H1Take take) {
+  return h1_waiters_.add(key, std::move(take));
+}
+
+void ConnectionPool::stop_waiting(std::shared_ptr<H1Waiter>& w) { h1_waiters_.remove(w); }
 
 ConnectionPool::~ConnectionPool() { close_all(); }
 
@@ -81,6 +93,14 @@ std::unique_ptr<H1Connection> ConnectionPool::take(const std::string& key) {
 void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
   if (!conn || !conn->reusable()) return;
   const std::string conn_key = conn->pool_key();
+  // A request waiting for its own dial takes this one first (Go's
+  // tryPutIdleConn hands it to idleConnWait before the idle limits).
+  if (auto w = h1_waiters_.pop(conn_key)) {
+    H1Take take = std::move(w->fn);
+    w->fn = nullptr;
+    take(std::move(conn));
+    return;
+  }
   auto& list = idle_[conn->pool_key()];
   if (list.size() >= limits_.max_idle_per_host || total_ >= limits_.max_idle_total) {
     if (list.empty()) idle_.erase(conn->pool_key());
@@ -98,7 +118,7 @@ void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
   list.push_back(std::move(idle));
   ++total_;
   // A request waiting for the origin's slots can take this one.
-  slots_->wake_one(conn_key);
+  Slots::wake_one(slots_, conn_key);
 }
 
 void ConnectionPool::evict(const std::string& key, H1Connection* conn) {
@@ -155,6 +175,8 @@ void ConnectionPool::close_all() {
   auto h2 = std::move(h2_);
   h2_.clear();
   for (auto& [key, conn] : h2) conn->close("http2: connection closed");
+  h1_waiters_.clear();
+  slots_->waiters.clear();
   auto dials = std::move(dials_);
   dials_.clear();
   for (auto& [key, waiters] : dials) {

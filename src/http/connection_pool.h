@@ -12,6 +12,7 @@
 
 #include "http/h1/h1_connection.h"
 #include "http/h2/h2_connection.h"
+#include "http/wait_queue.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {
@@ -39,10 +40,27 @@ class ConnectionPool {
   // maxConnsPerHost: every connection of an origin (dialing, busy or idle)
   // holds one of its slots, and gives it back when it is destroyed. nullopt:
   // the origin is full; wait_for_slot() calls back (later, on the loop)
-  // when a slot or an idle connection frees up. A null Slot: no limit.
+  // when a slot or an idle connection frees up, first come first served.
+  // retry returns false when its request no longer waits: the wake-up then
+  // goes to the next waiter. A null Slot: no limit.
   using Slot = std::shared_ptr<void>;
+  using SlotWaiter = WaitQueues<std::function<bool()>>::Waiter;
   std::optional<Slot> try_reserve_slot(const std::string& key);
-  void wait_for_slot(const std::string& key, std::function<void()> retry);
+  std::shared_ptr<SlotWaiter> wait_for_slot(const std::string& key, std::function<bool()> retry);
+  // Idempotent; resets w.
+  void stop_waiting(std::shared_ptr<SlotWaiter>& w);
+
+  // HTTP/1.1 late binding, as Go's Transport (idleConnWait) and Chrome do:
+  // a request that found no idle connection waits for whichever comes
+  // first, the connection it dials or one that another request frees. put()
+  // hands a freed connection to the longest-waiting live waiter, from inside
+  // put() itself and before the idle limits apply; a live waiter's take
+  // must accept it.
+  using H1Take = std::function<void(std::unique_ptr<H1Connection>)>;
+  using H1Waiter = WaitQueues<H1Take>::Waiter;
+  std::shared_ptr<H1Waiter> wait_for_h1(const std::string& key, H1Take take);
+  // Idempotent; resets w.
+  void stop_waiting(std::shared_ptr<H1Waiter>& w);
 
   // The origin's HTTP/2 connection if it takes new requests.
   std::shared_ptr<H2Connection> h2(const std::string& key);
@@ -73,6 +91,7 @@ class ConnectionPool {
   size_t total_ = 0;
   std::unordered_map<std::string, std::shared_ptr<H2Connection>> h2_;
   std::unordered_map<std::string, std::vector<DialWaiter>> dials_;
+  WaitQueues<H1Take> h1_waiters_;
   std::unordered_map<std::string, bool> http1_origins_;
   std::shared_ptr<Slots> slots_;  // outlives the pool while connections hold slots
 };

@@ -230,34 +230,68 @@ void Transaction::begin_hop() {
 
 void Transaction::acquire_connection() {
   phase_ = Phase::connect;
+  ++wait_generation_;  // earlier slot wake-ups are stale
   ConnectionPool& pool = session_->pool();
+  if (slot_wait_) pool.stop_waiting(slot_wait_);
+  if (dialer_ && dial_key_ != origin_) {
+    // A redirect to another origin: that dial is not needed any more
+    // (upstream's request context ends it with the hop).
+    drop_dial();
+  }
+  if (h1_wait_ && h1_wait_->key != origin_) pool.stop_waiting(h1_wait_);
   const bool may_h2 = url_.scheme == "https" && !options_.force_http1;
   if (may_h2) {
     if (auto h2 = pool.h2(origin_)) {
+      stop_waiting();
       send_on_h2(std::move(h2));
       return;
     }
   }
   if (!session_->ephemeral()) {
     if (auto conn = pool.take(origin_)) {
+      stop_waiting();
       send_on(std::move(conn));
       return;
     }
   }
   const bool may_share_dial = may_h2 && !pool.speaks_http1(origin_);
-  if (may_share_dial && pool.dial_in_flight(origin_)) {
+  if (may_share_dial && pool.dial_in_flight(origin_) && !owns_dial_) {
+    stop_waiting();
     std::weak_ptr<Transaction> weak = weak_from_this();
     pool.wait_for_dial(origin_, [weak](std::shared_ptr<H2Connection> h2) {
       if (auto self = weak.lock()) self->on_dial_shared(std::move(h2));
     });
     return;
   }
+  // HTTP/1.1: from here on this request also takes a connection that
+  // another request frees before its own is ready (Go's idleConnWait; not
+  // with keep-alives off, as Go's queueForIdleConn).
+  if (!may_share_dial && !session_->ephemeral() && !options_.transport.disable_keep_alives && !h1_wait_) {
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    h1_wait_ = pool.wait_for_h1(origin_, [weak, &pool](std::unique_ptr<H1Connection> conn) {
+      auto self = weak.lock();
+      if (self && self->phase_ == Phase::connect) {
+        self->h1_wait_.reset();
+        self->stop_waiting();  // for a slot
+        self->send_on(std::move(conn));
+      } else {
+        pool.put(std::move(conn));
+      }
+    });
+  }
+  // A dial this request started for the origin (before a retry) still
+  // runs: wait for it.
+  if (dialer_) return;
   auto slot = pool.try_reserve_slot(origin_);
   if (!slot) {
     // maxConnsPerHost reached: wait for a connection to free up.
     std::weak_ptr<Transaction> weak = weak_from_this();
-    pool.wait_for_slot(origin_, [weak] {
-      if (auto self = weak.lock(); self && self->phase_ == Phase::connect) self->acquire_connection();
+    slot_wait_ = pool.wait_for_slot(origin_, [weak, generation = wait_generation_] {
+      auto self = weak.lock();
+      if (!self || self->phase_ != Phase::connect || self->wait_generation_ != generation) return false;
+      self->slot_wait_.reset();
+      self->acquire_connection();
+      return true;
     });
     return;
   }
@@ -267,6 +301,21 @@ void Transaction::acquire_connection() {
     owns_dial_ = true;
   }
   connect_new();
+}
+
+void Transaction::stop_waiting() {
+  if (h1_wait_) session_->pool().stop_waiting(h1_wait_);
+  if (slot_wait_) session_->pool().stop_waiting(slot_wait_);
+}
+
+void Transaction::drop_dial() {
+  if (dialer_) {
+    dialer_->cancel();
+    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
+    ctx_.reactor.post([doomed] {});
+  }
+  end_own_dial(nullptr);
+  slot_.reset();
 }
 
 void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
@@ -281,11 +330,12 @@ void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
 void Transaction::end_own_dial(const std::shared_ptr<H2Connection>& h2) {
   if (!owns_dial_) return;
   owns_dial_ = false;
-  session_->pool().end_dial(origin_, h2);
+  session_->pool().end_dial(dial_key_, h2);
 }
 
 void Transaction::connect_new() {
   phase_ = Phase::connect;
+  dial_key_ = origin_;
   std::weak_ptr<Transaction> weak = weak_from_this();
   dialer_ = std::make_unique<ConnectionDialer>(
       ctx_.reactor, ctx_.resolver, session_, options_, url_,
@@ -301,7 +351,24 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
     std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
     ctx_.reactor.post([doomed] {});
   }
-  if (phase_ != Phase::connect) return;
+  if (phase_ != Phase::connect) {
+    // This request took a connection another one freed while we dialed:
+    // ours goes to the next waiter, or idle (Go's dialConnFor).
+    ConnectionPool::Slot slot = std::move(slot_);
+    if (!dialed) return;
+    if (dialed->alpn != "h2" && !session_->closed() && !session_->ephemeral()) {
+      auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), dial_key_);
+      conn->attach_slot(std::move(slot));
+      session_->pool().put(std::move(conn));
+      return;
+    }
+    // Closed after the dialer's call returns.
+    std::shared_ptr<Stream> doomed(std::move(dialed->stream));
+    doomed->close();
+    ctx_.reactor.post([doomed] {});
+    return;
+  }
+  stop_waiting();
   if (!dialed) {
     end_own_dial(nullptr);
     fail(dialed.error().message);
@@ -593,13 +660,10 @@ void Transaction::complete(Response r) {
     ctx_.reactor.cancel_timer(retry_timer_);
     retry_timer_ = 0;
   }
-  if (dialer_) {
-    dialer_->cancel();
-    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
-    ctx_.reactor.post([doomed] {});
-  }
-  end_own_dial(nullptr);
-  slot_.reset();
+  // A dial still running ends with the request, as upstream's request
+  // context ends it.
+  drop_dial();
+  stop_waiting();
   release_connection(false);
   session_->in_flight().erase(this);
   if (session_->ephemeral()) session_->pool().close_all();

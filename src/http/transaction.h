@@ -72,6 +72,8 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   void on_dialed(Result<DialedConnection> dialed);
   void on_dial_shared(std::shared_ptr<H2Connection> h2);
   void end_own_dial(const std::shared_ptr<H2Connection>& h2);
+  void stop_waiting();
+  void drop_dial();
   void send_on(std::unique_ptr<H1Connection> conn);
   void send_on_h2(std::shared_ptr<H2Connection> conn);
   void release_connection(bool reusable);
@@ -104,6 +106,10 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   std::shared_ptr<H2Connection> h2_;
   int32_t h2_stream_ = 0;
   std::unique_ptr<ConnectionDialer> dialer_;
+  std::string dial_key_;         // origin_ when dialer_ started; it may outlive the wait (late binding)
+  std::shared_ptr<ConnectionPool::H1Waiter> h1_wait_;  // takes a connection another request frees
+  std::shared_ptr<ConnectionPool::SlotWaiter> slot_wait_;  // maxConnsPerHost: waits for a slot
+  uint64_t wait_generation_ = 0;  // which acquire_connection a slot wake-up is for
   bool owns_dial_ = false;       // other requests for the origin wait on our dial
   ConnectionPool::Slot slot_;    // maxConnsPerHost slot of our dial, until a connection takes it
   Reactor::TimerId timeout_timer_ = 0;

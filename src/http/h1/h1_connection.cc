@@ -29,6 +29,7 @@ void H1Connection::abandon() {
 }
 
 bool H1Connection::reusable() const {
+  if (!parser_) return !broken_ && stream_->usable();  // never used: a new connection
   return !broken_ && parser_ && parser_->message_complete() && parser_->keep_alive() &&
          stream_->usable();
 }

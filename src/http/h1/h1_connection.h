@@ -21,8 +21,8 @@ class H1Connection final : public StreamObserver {
                       ExchangeObserver* observer);
   // The observer gives up (timeout, cancel): the connection cannot be reused.
   void abandon();
-  // Can carry another request: last response complete, keep-alive, no stray
-  // bytes, stream still open.
+  // Can carry another request: never used, or last response complete,
+  // keep-alive, no stray bytes; stream still open.
   bool reusable() const;
   bool was_used() const { return exchanges_ > 0; }
   const std::string& pool_key() const { return pool_key_; }

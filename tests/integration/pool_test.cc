@@ -1,0 +1,142 @@
+// The HTTP/1.1 connection pool against a server that can hold TLS
+// handshakes (tests/servers/held_handshake_server.js): late binding, as Go's
+// Transport does it. A request that found no idle connection waits for
+// whichever comes first, the connection it dials or one another request
+// frees; its dial, when it finishes later, goes to the next waiter or idle,
+// and it ends with its request.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "support.h"
+
+using itest::json;
+using itest::lib;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct HeldServer {
+  itest::ChildServer child;
+  std::string url;      // https://127.0.0.1:port
+  std::string control;  // http://127.0.0.1:port
+
+  HeldServer()
+      : child({"node", std::string(TLSC_SOURCE_DIR) + "/tests/servers/held_handshake_server.js", "--cert",
+               itest::cert_dir() + "/good.chain.pem", "--key", itest::cert_dir() + "/good.key"}),
+        url("https://127.0.0.1:" + std::to_string(child.info()["port"].get<int>())),
+        control("http://127.0.0.1:" + std::to_string(child.info()["control"].get<int>())) {}
+
+  // {"accepted", "handshakes", "held", "heldClosed"}; /release first frees
+  // the held handshakes.
+  json get(const std::string& path) const {
+    json r = itest::call({{"requestUrl", control + path}, {"requestMethod", "GET"}});
+    REQUIRE(r["status"] == 200);
+    return json::parse(r["body"].get<std::string>());
+  }
+};
+
+std::string start(const std::string& session, const std::string& url) {
+  json in = {{"sessionId", session}, {"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 10}};
+  std::string text = in.dump();
+  json r = json::parse(lib().requestAsync(text.data()));
+  REQUIRE(r.contains("id"));
+  return r["id"].get<std::string>();
+}
+
+// The responses of these ids, by id, as they finish (bounded).
+std::map<std::string, json> collect(const std::set<std::string>& ids, std::chrono::seconds bound) {
+  std::map<std::string, json> out;
+  auto deadline = Clock::now() + bound;
+  while (out.size() < ids.size() && Clock::now() < deadline) {
+    for (auto& r : json::parse(lib().waitNext(200))) {
+      std::string id = r["id"].get<std::string>();
+      if (ids.count(id) != 0) out[id] = r;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("h1 late binding: requests whose dials hang take the connection another request frees",
+          "[h1][pool]") {
+  lib();  // the test PKI and SSL_CERT_FILE come first
+  HeldServer server;  // handshakes after the first one are held
+  const std::string session = "late-binding-take";
+  std::set<std::string> ids;
+  auto t0 = Clock::now();
+  for (int i = 0; i < 4; ++i) ids.insert(start(session, server.url + "/port-after/150"));
+  // Without late binding, three of them wait for their own handshakes,
+  // which never come, until their 10 s timeout.
+  auto done = collect(ids, std::chrono::seconds(8));
+  double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  REQUIRE(done.size() == ids.size());
+  std::set<std::string> ports;
+  for (auto& [id, r] : done) {
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    ports.insert(r["body"].get<std::string>());
+  }
+  CHECK(ports.size() == 1);  // all four, one after the other, on the one connection
+  CHECK(seconds < 8);
+  json stats = server.get("/stats");
+  INFO(stats.dump());
+  CHECK(stats["handshakes"] == 1);
+  CHECK(stats["accepted"] == 4);  // every request dialed: none waited for a connection instead
+  // Each held dial ends with its request, as upstream's request context
+  // ends it: the server sees the three close.
+  auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (stats["heldClosed"] != 3 && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stats = server.get("/stats");
+  }
+  CHECK(stats["heldClosed"] == 3);
+  itest::call_fn(lib().destroySession, {{"sessionId", session}});
+}
+
+TEST_CASE("h1 late binding: a dial that finishes after its request took another connection goes idle",
+          "[h1][pool]") {
+  lib();
+  HeldServer server;
+  const std::string session = "late-binding-idle";
+  // a: the first dial's request; b: waits for a held dial, takes a's
+  // connection when a finishes, and holds it for a while.
+  std::string a = start(session, server.url + "/port-after/200");
+  std::string b = start(session, server.url + "/port-after/2000");
+  auto first = collect({a}, std::chrono::seconds(8));
+  REQUIRE(first.size() == 1);
+  REQUIRE(first[a]["status"] == 200);
+  const std::string a_port = first[a]["body"].get<std::string>();
+  // b is on a's connection now; its own dial finishes while b runs.
+  json stats = server.get("/release");
+  INFO(stats.dump());
+  auto second = collect({b}, std::chrono::seconds(8));
+  REQUIRE(second.size() == 1);
+  INFO(second[b].dump());
+  REQUIRE(second[b]["status"] == 200);
+  CHECK(second[b]["body"] == a_port);
+  stats = server.get("/stats");
+  CHECK(stats["accepted"] == 2);
+  CHECK(stats["handshakes"] == 2);
+  // b's dial went idle: two requests at once find two idle connections and
+  // dial nothing.
+  std::set<std::string> ids = {start(session, server.url + "/port-after/100"),
+                               start(session, server.url + "/port-after/100")};
+  auto done = collect(ids, std::chrono::seconds(8));
+  REQUIRE(done.size() == 2);
+  std::set<std::string> ports;
+  for (auto& [id, r] : done) {
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    ports.insert(r["body"].get<std::string>());
+  }
+  CHECK(ports.size() == 2);
+  CHECK(ports.count(a_port) == 1);
+  stats = server.get("/stats");
+  CHECK(stats["accepted"] == 2);
+  itest::call_fn(lib().destroySession, {{"sessionId", session}});
+}
