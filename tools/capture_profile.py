@@ -134,11 +134,9 @@ def decode_client_hello(hexstr):
                 d["groups"] = u16s(br.vec(2))
             elif t == 11:
                 d["formats"] = list(br.vec(1))
-            elif t == 13:
+            elif t in (13, 34):  # signature_algorithms, delegated_credentials
                 d["algorithms"] = u16s(br.vec(2))
-            elif t == 16:
-                d["protocols"] = names_list(body)
-            elif t in (17513, 17613):
+            elif t in (16, 17513, 17613):  # ALPN, ALPS (both code points)
                 d["protocols"] = names_list(body)
             elif t == 21:
                 d["zeros"] = body == bytes(len(body))
@@ -146,8 +144,6 @@ def decode_client_hello(hexstr):
                 d["algorithms"] = u16s(br.vec(1))
             elif t == 28:
                 d["limit"] = br.u16()
-            elif t == 34:
-                d["algorithms"] = u16s(br.vec(2))
             elif t == 43:
                 d["versions"] = u16s(br.vec(1))
             elif t == 45:

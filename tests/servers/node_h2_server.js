@@ -9,8 +9,8 @@
 //   main    default settings
 //   small   SETTINGS_MAX_CONCURRENT_STREAMS 10
 //   goaway  every session sends GOAWAY after its 100th stream: the streams
-//           above it are refused (never processed) and the session closes
-//           once the 100 are answered
+//           above it are refused (never processed); the client closes the
+//           connection once the 100 are answered
 //   smallGoaway  both: 10 streams at a time, GOAWAY after 25
 //
 // Paths (every answer carries x-session, the serial number of the HTTP/2
