@@ -4,7 +4,9 @@
 // "<file>: <field>: <reason>".
 //
 //   profile_compiler OUT.cc profiles/a.json profiles/b.json ...
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -77,5 +79,11 @@ int main(int argc, char** argv) {
   code << "};\nconst size_t kBuiltinProfileCount = " << (argc - 2) << ";\n}  // namespace tlsc\n";
   std::ofstream out(argv[1], std::ios::binary | std::ios::trunc);
   out << code.str();
-  return out ? 0 : 1;
+  out.close();
+  if (!out) {
+    // The folder missing, a full disk: say so, never fail silently.
+    std::fprintf(stderr, "%s: cannot write: %s\n", argv[1], std::strerror(errno));
+    return 1;
+  }
+  return 0;
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/cookie.h"
+#include "cookies/cookie.h"
 #include "http/response.h"
 
 namespace tlsc {

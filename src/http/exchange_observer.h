@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "core/error.h"
-#include "http/response_head.h"
+#include "wire/response_head.h"
 
 namespace tlsc {
 

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "core/base64.h"
-#include "http/charset/charset.h"
-#include "http/sniff.h"
+#include "charset/charset.h"
+#include "sniff/sniff.h"
 
 namespace tlsc {
 namespace {

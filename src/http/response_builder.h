@@ -10,8 +10,8 @@
 
 #include "core/error.h"
 #include "core/url.h"
-#include "http/cookie.h"
-#include "http/h1/response_parser.h"
+#include "cookies/cookie.h"
+#include "wire/h1_response_parser.h"
 #include "http/response.h"
 
 namespace tlsc {

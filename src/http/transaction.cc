@@ -6,9 +6,9 @@
 #include <chrono>
 #include <random>
 
-#include "http/cookie_jar.h"
+#include "cookies/cookie_jar.h"
 #include "http/h2/h2_request.h"
-#include "http/header_canon.h"
+#include "wire/header_canon.h"
 #include "http/response_builder.h"
 
 namespace tlsc {

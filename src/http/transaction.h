@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "core/url.h"
-#include "http/connection_dialer.h"
-#include "http/cookie.h"
-#include "http/decoder.h"
+#include "conn/connection_dialer.h"
+#include "cookies/cookie.h"
+#include "codec/decoder.h"
 #include "http/h1/h1_connection.h"
-#include "http/h1/request_writer.h"
+#include "wire/h1_request_writer.h"
 #include "http/h2/h2_connection.h"
 #include "http/response.h"
 #include "net/dns_resolver.h"

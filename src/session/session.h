@@ -10,9 +10,9 @@
 #include <unordered_set>
 
 #include "http/connection_pool.h"
-#include "http/cookie_jar.h"
+#include "cookies/cookie_jar.h"
 #include "http/h2/h2_fingerprint.h"
-#include "session/client_options.h"
+#include "http/client_options.h"
 #include "tls/tls_context.h"
 
 namespace tlsc {

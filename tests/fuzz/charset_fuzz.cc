@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "http/charset/charset.h"
-#include "http/charset/determine.h"
-#include "http/sniff.h"
+#include "charset/charset.h"
+#include "charset/determine.h"
+#include "sniff/sniff.h"
 
 namespace {
 

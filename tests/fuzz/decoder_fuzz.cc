@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/decoder.h"
+#include "codec/decoder.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/h1/response_parser.h"
+#include "wire/h1_response_parser.h"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "net/proxy/http_connect.h"
-#include "net/proxy/socks4_handshake.h"
-#include "net/proxy/socks5_handshake.h"
+#include "conn/proxy/http_connect.h"
+#include "conn/proxy/socks4_handshake.h"
+#include "conn/proxy/socks5_handshake.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "http/cookie.h"
-#include "http/cookie_jar.h"
+#include "cookies/cookie.h"
+#include "cookies/cookie_jar.h"
 
 namespace {
 

@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "http/charset/charset.h"
-#include "http/charset/determine.h"
-#include "http/charset/encoding.h"
-#include "http/charset/media_type.h"
-#include "http/charset/meta_prescan.h"
+#include "charset/charset.h"
+#include "charset/determine.h"
+#include "charset/encoding.h"
+#include "charset/media_type.h"
+#include "charset/meta_prescan.h"
 
 using namespace std::string_view_literals;
 using tlsc::charset::Encoding;

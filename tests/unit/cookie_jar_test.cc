@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "http/cookie.h"
-#include "http/cookie_jar.h"
+#include "cookies/cookie.h"
+#include "cookies/cookie_jar.h"
 
 namespace tlsc {
 

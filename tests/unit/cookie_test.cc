@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "http/cookie.h"
+#include "cookies/cookie.h"
 
 using tlsc::Cookie;
 using tlsc::cookie_from_caller;

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "http/decoder.h"
+#include "codec/decoder.h"
 
 using namespace std::string_literals;
 using namespace std::string_view_literals;

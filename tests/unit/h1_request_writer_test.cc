@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "http/h1/request_writer.h"
+#include "wire/h1_request_writer.h"
 
 using tlsc::H1Request;
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "http/h1/response_parser.h"
+#include "wire/h1_response_parser.h"
 
 using tlsc::H1ResponseParser;
 using Headers = std::vector<std::pair<std::string, std::string>>;

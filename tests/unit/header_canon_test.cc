@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "http/header_canon.h"
+#include "wire/header_canon.h"
 
 using tlsc::canonical_header_key;
 

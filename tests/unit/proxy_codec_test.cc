@@ -2,10 +2,10 @@
 // request and response head, SOCKS5 and SOCKS4/4a, with upstream's texts.
 #include <catch2/catch.hpp>
 
-#include "net/proxy/http_connect.h"
-#include "net/proxy/proxy_url.h"
-#include "net/proxy/socks4_handshake.h"
-#include "net/proxy/socks5_handshake.h"
+#include "conn/proxy/http_connect.h"
+#include "conn/proxy/proxy_url.h"
+#include "conn/proxy/socks4_handshake.h"
+#include "conn/proxy/socks5_handshake.h"
 
 using namespace tlsc;
 using namespace std::string_literals;

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "http/sniff.h"
+#include "sniff/sniff.h"
 
 using namespace std::string_view_literals;
 

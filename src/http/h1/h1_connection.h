@@ -6,7 +6,7 @@
 #include <string>
 
 #include "http/exchange_observer.h"
-#include "http/h1/response_parser.h"
+#include "wire/h1_response_parser.h"
 #include "net/stream.h"
 
 namespace tlsc {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "http/header_canon.h"
+#include "wire/header_canon.h"
 
 namespace tlsc {
 namespace {

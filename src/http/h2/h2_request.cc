@@ -1,7 +1,7 @@
 #include "http/h2/h2_request.h"
 
-#include "http/header_canon.h"
-#include "http/header_order.h"
+#include "wire/header_canon.h"
+#include "wire/header_order.h"
 
 namespace tlsc {
 namespace {

@@ -1,0 +1,62 @@
+#include "charset/decoders.h"
+#include "charset/go_text.h"
+
+namespace tlsc::charset::detail {
+namespace {
+
+bool in_range(int b, int lo, int hi) { return b >= lo && b <= hi; }
+
+// Length of the maximal subpart of an ill-formed sequence at in[i] (the
+// Unicode "substitution of maximal subparts" practice x/text follows), or 0
+// when a well-formed sequence starts there.
+std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& valid_size) {
+  const int b0 = byte_at(in, i);
+  int lo = 0x80;
+  int hi = 0xBF;
+  std::size_t size = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    size = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    size = 3;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    size = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 1;
+  }
+  if (!in_range(byte_at(in, i + 1), lo, hi)) return 1;
+  if (size > 2 && !in_range(byte_at(in, i + 2), 0x80, 0xBF)) return 2;
+  if (size > 3 && !in_range(byte_at(in, i + 3), 0x80, 0xBF)) return 3;
+  valid_size = size;
+  return 0;
+}
+
+}  // namespace
+
+std::string decode_utf8(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  std::size_t i = 0;
+  while (i < in.size()) {
+    if (byte_at(in, i) < 0x80) {
+      out.push_back(in[i]);
+      ++i;
+      continue;
+    }
+    std::size_t valid_size = 0;
+    const std::size_t bad = invalid_prefix(in, i, valid_size);
+    if (bad == 0) {
+      out.append(in.substr(i, valid_size));
+      i += valid_size;
+    } else {
+      append_utf8(out, kReplacementChar);
+      i += bad;
+    }
+  }
+  return out;
+}
+
+}  // namespace tlsc::charset::detail
