@@ -1,4 +1,5 @@
 #include "abi/request_input.h"
+#include "core/ascii.h"
 
 #include <functional>
 #include <limits>
@@ -31,14 +32,6 @@ struct DecodeState {
                                                      " of type " + std::string(go_type));
   }
 };
-
-std::string fold(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // --- leaf decoders: each leaves `out` untouched on null, as Go does ---
 
@@ -159,7 +152,7 @@ struct Fields {
   template <class M>
   Fields& add(const char* name, M S::*member) {
     std::string where = type_name + "." + name;
-    by_folded_name.emplace(fold(name), [member, where](const json& v, S& s, DecodeState& st) {
+    by_folded_name.emplace(ascii_lowercase(name), [member, where](const json& v, S& s, DecodeState& st) {
       decode(v, s.*member, st, where);
     });
     return *this;
@@ -172,7 +165,7 @@ void decode_struct(const json& v, S& out, DecodeState& st, const Fields<S>& fiel
   if (v.is_null()) return;
   if (!v.is_object()) return st.type_error(v, where, fields.type_name);
   for (const auto& [k, item] : v.items()) {
-    auto it = fields.by_folded_name.find(fold(k));
+    auto it = fields.by_folded_name.find(ascii_lowercase(k));
     if (it == fields.by_folded_name.end()) continue;
     it->second(item, out, st);
     if (st.error) return;

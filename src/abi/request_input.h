@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/headers.h"
 
 namespace tlsc {
 
@@ -75,9 +76,6 @@ struct TransportOptionsInput {
   bool disable_keep_alives = false;
   bool disable_compression = false;
 };
-
-using HeaderList = std::vector<std::pair<std::string, std::string>>;
-using MultiHeaderMap = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
 struct RequestInput {
   std::map<std::string, std::vector<std::string>> certificate_pinning_hosts;

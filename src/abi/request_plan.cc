@@ -1,32 +1,9 @@
 #include "abi/request_plan.h"
 
+#include "core/ascii.h"
 #include "core/base64.h"
 
 namespace tlsc {
-namespace {
-
-bool is_token_char(unsigned char c) {
-  if (c >= 'a' && c <= 'z') return true;
-  if (c >= 'A' && c <= 'Z') return true;
-  if (c >= '0' && c <= '9') return true;
-  switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
-    case '-': case '.': case '^': case '_': case '`': case '|': case '~':
-      return true;
-    default:
-      return false;
-  }
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-}  // namespace
 
 std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& sessions,
                                                               const RequestInput& in,
@@ -54,7 +31,7 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
     }
   }
   for (char c : in.request_method) {
-    if (!is_token_char(static_cast<unsigned char>(c))) {
+    if (!is_token_byte(static_cast<unsigned char>(c))) {
       return PrepareFailure{sid, "failed to create request object: net/http: invalid method \"" +
                                      in.request_method + "\""};
     }
@@ -65,7 +42,7 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   plan.url = std::move(*url);
   plan.headers = in.headers;
   plan.header_order.reserve(in.header_order.size());
-  for (const auto& h : in.header_order) plan.header_order.push_back(lower(h));
+  for (const auto& h : in.header_order) plan.header_order.push_back(ascii_lowercase(h));
   if (in.request_host_override) plan.host_override = *in.request_host_override;
   for (const auto& c : in.request_cookies) {
     plan.request_cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,

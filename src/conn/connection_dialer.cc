@@ -1,7 +1,5 @@
 #include "conn/connection_dialer.h"
 
-#include <unistd.h>
-
 #include "tls/tls_stream.h"
 
 namespace tlsc {
@@ -111,10 +109,10 @@ void ConnectionDialer::on_resolved(Result<std::vector<SocketAddress>> addrs) {
   }
   std::weak_ptr<bool> alive = alive_;
   connector_ = std::make_unique<DualStackConnector>(reactor_, std::move(*addrs), options_.local_address,
-                                              [this, alive](Result<int> fd) {
+                                              [this, alive](Result<SocketHandle> fd) {
                                                 auto a = alive.lock();
                                                 if (!a || !*a) {
-                                                  if (fd) ::close(*fd);
+                                                  if (fd) sock::close(*fd);
                                                   return;
                                                 }
                                                 on_connected(std::move(fd));
@@ -122,7 +120,7 @@ void ConnectionDialer::on_resolved(Result<std::vector<SocketAddress>> addrs) {
   connector_->start();
 }
 
-void ConnectionDialer::on_connected(Result<int> fd) {
+void ConnectionDialer::on_connected(Result<SocketHandle> fd) {
   // Destroyed later: we are inside the connector's own callback.
   if (connector_) {
     std::shared_ptr<DualStackConnector> doomed(std::move(connector_));

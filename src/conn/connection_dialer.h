@@ -40,7 +40,7 @@ class ConnectionDialer {
  private:
   void start_proxied();
   void on_resolved(Result<std::vector<SocketAddress>> addresses);
-  void on_connected(Result<int> fd);
+  void on_connected(Result<SocketHandle> fd);
   // TCP to the target, or a tunnel to it: TLS next for https.
   void on_transport(std::unique_ptr<Stream> stream);
   void start_tls(std::unique_ptr<Stream> tcp);

@@ -1,4 +1,5 @@
 #include "cookies/cookie.h"
+#include "core/ascii.h"
 
 #include <array>
 #include <cstddef>
@@ -16,31 +17,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// RFC 7230 tchar. Go iterates runes, but any non-ASCII rune is a non-token,
-// so a byte test gives the same answer.
-bool is_token_byte(unsigned char c) {
-  if (c >= 'a' && c <= 'z') return true;
-  if (c >= 'A' && c <= 'Z') return true;
-  if (c >= '0' && c <= '9') return true;
-  switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*':
-    case '+': case '-': case '.': case '^': case '_': case '`': case '|':
-    case '~':
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool is_cookie_name_valid(std::string_view name) {
   if (name.empty()) return false;
@@ -351,10 +328,10 @@ std::optional<Cookie> parse_set_cookie(std::string_view header_value) {
     CookieValue av = parse_cookie_value(raw_val, false);
     if (!av.ok) continue;  // Go files it under Unparsed
     std::string_view val = av.value;
-    const std::string lower_attr = lower(attr);
+    const std::string lower_attr = ascii_lowercase(attr);
 
     if (lower_attr == "samesite") {
-      const std::string lv = lower(val);
+      const std::string lv = ascii_lowercase(val);
       if (lv == "lax") {
         c.same_site = "Lax";
       } else if (lv == "strict") {

@@ -1,4 +1,5 @@
 #include "cookies/cookie_jar.h"
+#include "core/ascii.h"
 
 #include <algorithm>
 #include <array>
@@ -19,14 +20,6 @@ int64_t go_internal(int64_t unix) {
 bool go_after(int64_t a_unix, int64_t b_unix) { return go_internal(a_unix) > go_internal(b_unix); }
 
 bool is_go_zero(int64_t unix) { return go_internal(unix) == 0; }
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool has_prefix(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -288,7 +281,7 @@ std::optional<std::string> to_ascii(std::string_view s) {
 
 std::optional<std::string> canonical_host(std::string_view raw) {
   // fhttp lowercases before splitting off the port (Go now does it after).
-  std::string lowered = ascii_lower(raw);
+  std::string lowered = ascii_lowercase(raw);
   std::string_view host = lowered;
   if (has_port(host)) {
     std::optional<std::string_view> h = split_host_port(host);
@@ -336,7 +329,7 @@ std::optional<DomainAndType> domain_and_type(std::string_view host, std::string_
   if (is_ip(host)) return std::nullopt;
   if (domain[0] == '.') domain.remove_prefix(1);
   if (domain.empty() || domain[0] == '.') return std::nullopt;
-  std::string d = ascii_lower(domain);
+  std::string d = ascii_lowercase(domain);
   if (d.back() == '.') return std::nullopt;
   // No public suffix check: New(nil) lets foo.co.uk set cookies for co.uk.
   if (host != d && !has_dot_suffix(host, d)) return std::nullopt;

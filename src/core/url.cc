@@ -1,4 +1,5 @@
 #include "core/url.h"
+#include "core/ascii.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,14 +9,6 @@ namespace tlsc {
 namespace {
 
 bool is_ctl(unsigned char c) { return c < 0x20 || c == 0x7f; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 Error parse_error(std::string_view text, std::string_view reason) {
   std::string m = "parse \"";
@@ -205,7 +198,7 @@ Result<Url> parse_url(std::string_view text) {
     if (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) continue;
     if (c == ':') {
       if (i == 0) return parse_error(text, "missing protocol scheme");
-      u.scheme = lower(rest.substr(0, i));
+      u.scheme = ascii_lowercase(rest.substr(0, i));
       rest = rest.substr(i + 1);
     }
     break;
@@ -231,7 +224,7 @@ Result<Url> parse_url(std::string_view text) {
     if (hostport.starts_with("[")) {
       size_t close = hostport.find(']');
       if (close == std::string_view::npos) return parse_error(text, "missing ']' in host");
-      u.hostname = lower(hostport.substr(1, close - 1));
+      u.hostname = ascii_lowercase(hostport.substr(1, close - 1));
       std::string_view after = hostport.substr(close + 1);
       if (!after.empty()) {
         if (after.front() != ':') {
@@ -253,7 +246,7 @@ Result<Url> parse_url(std::string_view text) {
           return parse_error(text, m);
         }
       }
-      u.hostname = lower(hostport);
+      u.hostname = ascii_lowercase(hostport);
     }
     for (char c : u.port) {
       if (c < '0' || c > '9') {

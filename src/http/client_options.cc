@@ -10,8 +10,7 @@ namespace {
 Result<SocketAddress> parse_local_address(const std::string& text) {
   // Go's net.ResolveTCPAddr wants "host:port"; a bare IP is accepted too,
   // since binding to an address with port 0 is what callers mean by it.
-  SocketAddress addr;
-  if (SocketAddress::from_ip_literal(text, 0, addr)) return addr;
+  if (auto addr = SocketAddress::from_ip_literal(text, 0)) return *addr;
   std::string host = text, port = "0";
   if (size_t colon = text.rfind(':'); colon != std::string::npos) {
     host = text.substr(0, colon);
@@ -23,12 +22,13 @@ Result<SocketAddress> parse_local_address(const std::string& text) {
   unsigned p = 0;
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
   bool port_ok = ec == std::errc() && end == port.data() + port.size() && p <= 65535;
-  if (!port_ok || !SocketAddress::from_ip_literal(host, static_cast<uint16_t>(p), addr)) {
+  auto addr = port_ok ? SocketAddress::from_ip_literal(host, static_cast<uint16_t>(p)) : std::nullopt;
+  if (!addr) {
     return make_error(ErrorCode::invalid_input,
                       "failed to build client out of request input: failed to resolve tcp "
                       "address from local " + text + " address: invalid local address");
   }
-  return addr;
+  return *addr;
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include "abi/request_input.h"
 #include "net/dns_resolver.h"
 #include "conn/proxy/proxy_url.h"
-#include "net/socket_address.h"
+#include "platform/socket_address.h"
 #include "tls/client_hello_spec.h"
 
 namespace tlsc {

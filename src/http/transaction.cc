@@ -1,7 +1,5 @@
 #include "http/transaction.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -10,6 +8,7 @@
 #include "http/h2/h2_request.h"
 #include "wire/header_canon.h"
 #include "http/response_builder.h"
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -57,7 +56,7 @@ int64_t unix_now() {
 std::string url_error_op(std::string_view method) {
   std::string op(method);
   for (size_t i = 1; i < op.size(); ++i) {
-    if (op[i] >= 'A' && op[i] <= 'Z') op[i] = static_cast<char>(op[i] - 'A' + 'a');
+    op[i] = ascii_lower(op[i]);
   }
   return op;
 }

@@ -1,7 +1,6 @@
 #include "net/dns_resolver.h"
 
 #include <ares.h>
-#include <netinet/in.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -30,7 +29,7 @@ struct DnsResolver::Impl final : IoHandler {
   Reactor& reactor;
   ares_channel channel = nullptr;
   std::string init_error;
-  std::unordered_map<int, uint32_t> sockets;
+  std::unordered_map<SocketHandle, uint32_t> sockets;
   Reactor::TimerId timer = 0;
 
   explicit Impl(Reactor& r) : reactor(r) {
@@ -86,7 +85,7 @@ struct DnsResolver::Impl final : IoHandler {
   void on_io(uint32_t) override {
     // c-ares tells which sockets are ready only through ares_process_fd;
     // handing it every socket it watches is cheap (a handful at most).
-    std::vector<std::pair<int, uint32_t>> snapshot(sockets.begin(), sockets.end());
+    std::vector<std::pair<SocketHandle, uint32_t>> snapshot(sockets.begin(), sockets.end());
     for (auto& [fd, ev] : snapshot) {
       ares_process_fd(channel, (ev & kIoReadable) ? fd : ARES_SOCKET_BAD,
                       (ev & kIoWritable) ? fd : ARES_SOCKET_BAD);
@@ -116,14 +115,12 @@ struct DnsResolver::Impl final : IoHandler {
     std::vector<SocketAddress> addrs;
     if (status == ARES_SUCCESS && result != nullptr) {
       for (ares_addrinfo_node* n = result->nodes; n != nullptr; n = n->ai_next) {
-        if (n->ai_addr == nullptr || n->ai_addrlen > sizeof(sockaddr_storage)) continue;
-        if (n->ai_family == AF_INET && q->families == AddressFamilies::ipv6_only) continue;
-        if (n->ai_family == AF_INET6 && q->families == AddressFamilies::ipv4_only) continue;
-        SocketAddress a;
-        std::memcpy(&a.storage, n->ai_addr, n->ai_addrlen);
-        a.length = static_cast<socklen_t>(n->ai_addrlen);
-        a.set_port(q->port);
-        addrs.push_back(a);
+        auto a = socket_address_from_native(n->ai_addr, n->ai_addrlen);
+        if (!a) continue;
+        if (a->is_v4() && q->families == AddressFamilies::ipv6_only) continue;
+        if (!a->is_v4() && q->families == AddressFamilies::ipv4_only) continue;
+        a->port = q->port;
+        addrs.push_back(*a);
       }
     }
     if (result) ares_freeaddrinfo(result);
@@ -147,11 +144,10 @@ DnsResolver::~DnsResolver() = default;
 
 void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilies families,
                           Callback cb) {
-  SocketAddress literal;
-  if (SocketAddress::from_ip_literal(host, port, literal)) {
-    bool allowed = !((literal.family() == AF_INET && families == AddressFamilies::ipv6_only) ||
-                     (literal.family() == AF_INET6 && families == AddressFamilies::ipv4_only));
-    impl_->reactor.post([cb = std::move(cb), literal, allowed, host]() {
+  if (auto literal = SocketAddress::from_ip_literal(host, port)) {
+    bool allowed = !((literal->is_v4() && families == AddressFamilies::ipv6_only) ||
+                     (!literal->is_v4() && families == AddressFamilies::ipv4_only));
+    impl_->reactor.post([cb = std::move(cb), literal = *literal, allowed, host]() {
       if (!allowed) {
         cb(make_error(ErrorCode::dns,
                       "dial tcp: address " + host + ": no suitable address found"));

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "net/socket_address.h"
+#include "platform/socket_address.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {

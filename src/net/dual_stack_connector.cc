@@ -1,7 +1,5 @@
 #include "net/dual_stack_connector.h"
 
-#include <unistd.h>
-
 namespace tlsc {
 
 DualStackConnector::DualStackConnector(Reactor& reactor, std::vector<SocketAddress> addresses,
@@ -10,7 +8,7 @@ DualStackConnector::DualStackConnector(Reactor& reactor, std::vector<SocketAddre
     : reactor_(reactor), local_(local_address), cb_(std::move(cb)), fallback_delay_(fallback_delay) {
   // Go's partition: the first address's family is primary.
   for (auto& a : addresses) {
-    if (primaries_.empty() || a.family() == primaries_.front().family()) {
+    if (primaries_.empty() || a.family == primaries_.front().family) {
       primaries_.push_back(a);
     } else {
       fallbacks_.push_back(a);
@@ -18,16 +16,12 @@ DualStackConnector::DualStackConnector(Reactor& reactor, std::vector<SocketAddre
   }
 }
 
-DualStackConnector::~DualStackConnector() {
-  *alive_ = false;
-  cancel();
-}
+DualStackConnector::~DualStackConnector() { cancel(); }
 
 void DualStackConnector::retire(std::unique_ptr<TcpConnector>& c) {
   if (!c) return;
   c->cancel();
-  std::shared_ptr<TcpConnector> doomed(std::move(c));
-  reactor_.post([doomed] {});
+  reactor_.destroy_later(std::move(c));
 }
 
 void DualStackConnector::cancel() {
@@ -41,43 +35,51 @@ void DualStackConnector::cancel() {
 }
 
 void DualStackConnector::start() {
-  auto alive = alive_;
   if (!fallbacks_.empty()) {
-    timer_ = reactor_.add_timer(fallback_delay_, [this, alive] {
-      if (!*alive) return;
+    timer_ = reactor_.add_timer(fallback_delay_, [this, alive = liveness_.watch()] {
+      if (!alive) return;
       timer_ = 0;
       start_fallback();
     });
   }
-  primary_ = std::make_unique<TcpConnector>(reactor_, primaries_, local_, [this, alive](Result<int> fd) {
-    if (*alive) on_result(true, std::move(fd));
-  });
+  primary_ = std::make_unique<TcpConnector>(reactor_, primaries_, local_,
+                                            [this, alive = liveness_.watch()](Result<SocketHandle> s) {
+                                              if (alive) {
+                                                on_result(true, std::move(s));
+                                              } else if (s) {
+                                                sock::close(*s);
+                                              }
+                                            });
   primary_->start();
 }
 
 void DualStackConnector::start_fallback() {
   if (fallback_started_ || !cb_) return;
   fallback_started_ = true;
-  auto alive = alive_;
-  fallback_ = std::make_unique<TcpConnector>(reactor_, fallbacks_, local_, [this, alive](Result<int> fd) {
-    if (*alive) on_result(false, std::move(fd));
-  });
+  fallback_ = std::make_unique<TcpConnector>(reactor_, fallbacks_, local_,
+                                             [this, alive = liveness_.watch()](Result<SocketHandle> s) {
+                                               if (alive) {
+                                                 on_result(false, std::move(s));
+                                               } else if (s) {
+                                                 sock::close(*s);
+                                               }
+                                             });
   fallback_->start();
 }
 
-void DualStackConnector::finish(Result<int> r) {
+void DualStackConnector::finish(Result<SocketHandle> r) {
   auto cb = std::move(cb_);
   cancel();
   if (cb) {
     cb(std::move(r));
   } else if (r) {
-    ::close(*r);
+    sock::close(*r);
   }
 }
 
-void DualStackConnector::on_result(bool primary, Result<int> fd) {
+void DualStackConnector::on_result(bool primary, Result<SocketHandle> fd) {
   if (!cb_) {
-    if (fd) ::close(*fd);
+    if (fd) sock::close(*fd);
     return;
   }
   if (fd) {

@@ -36,8 +36,8 @@ class DualStackConnector {
 
  private:
   void start_fallback();
-  void on_result(bool primary, Result<int> fd);
-  void finish(Result<int> r);
+  void on_result(bool primary, Result<SocketHandle> socket);
+  void finish(Result<SocketHandle> r);
   // A connector is not destroyed inside its own callback.
   void retire(std::unique_ptr<TcpConnector>& c);
 
@@ -54,7 +54,7 @@ class DualStackConnector {
   bool fallback_failed_ = false;
   bool fallback_started_ = false;
   std::optional<Error> primary_error_;
-  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  Liveness liveness_;
 };
 
 }  // namespace tlsc

@@ -1,14 +1,6 @@
 #include "net/tcp_stream.h"
 
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
-#include <cstring>
 
 namespace tlsc {
 namespace {
@@ -20,47 +12,38 @@ std::array<char, 256 * 1024>& read_buffer() {
   return buf;
 }
 
-std::string errno_text(int err) {
-  // Go prints the lowercase strerror text ("connection refused").
-  return std::strerror(err) == nullptr ? "error" : [&] {
-    std::string s = std::strerror(err);
-    if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
-    return s;
-  }();
-}
-
 }  // namespace
 
-TcpStream::TcpStream(Reactor& reactor, int fd) : reactor_(reactor), fd_(fd) {
-  int one = 1;
-  setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  reactor_.watch(fd_, kIoReadable, this);
+TcpStream::TcpStream(Reactor& reactor, SocketHandle socket) : reactor_(reactor), socket_(socket) {
+  sock::set_no_delay(socket_);
+  reactor_.watch(socket_, kIoReadable, this);
 }
 
-TcpStream::~TcpStream() {
-  *alive_ = false;
-  close();
-}
+TcpStream::~TcpStream() { close(); }
 
 void TcpStream::set_observer(StreamObserver* observer) { observer_ = observer; }
 
+void TcpStream::close_socket() {
+  if (socket_ == kNoSocket) return;
+  reactor_.unwatch(socket_);
+  sock::close(socket_);
+  socket_ = kNoSocket;
+}
+
 void TcpStream::close() {
   observer_ = nullptr;
-  if (fd_ < 0) return;
-  reactor_.unwatch(fd_);
-  ::close(fd_);
-  fd_ = -1;
+  close_socket();
 }
 
 void TcpStream::update_interest() {
-  if (fd_ < 0) return;
+  if (socket_ == kNoSocket) return;
   uint32_t ev = kIoReadable;
   if (out_offset_ < out_.size()) ev |= kIoWritable;
-  reactor_.set_events(fd_, ev);
+  reactor_.set_events(socket_, ev);
 }
 
 void TcpStream::write(std::string_view bytes) {
-  if (fd_ < 0) return;
+  if (socket_ == kNoSocket) return;
   if (out_offset_ == out_.size()) {
     out_.clear();
     out_offset_ = 0;
@@ -70,17 +53,15 @@ void TcpStream::write(std::string_view bytes) {
 }
 
 void TcpStream::flush() {
-  while (fd_ >= 0 && out_offset_ < out_.size()) {
-    ssize_t n = ::send(fd_, out_.data() + out_offset_, out_.size() - out_offset_, MSG_NOSIGNAL);
-    if (n > 0) {
-      out_offset_ += static_cast<size_t>(n);
+  while (socket_ != kNoSocket && out_offset_ < out_.size()) {
+    auto r = sock::send(socket_, out_.data() + out_offset_, out_.size() - out_offset_);
+    if (r.status == sock::IoResult::ok) {
+      out_offset_ += r.bytes;
       continue;
     }
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-    if (n < 0 && errno == EINTR) continue;
-    int err = errno;
+    if (r.status == sock::IoResult::would_block) break;
     // Not from inside write(): the caller is in the middle of its own work.
-    fail_later(make_error(ErrorCode::io, "write tcp: " + errno_text(err)));
+    fail_later(make_error(ErrorCode::io, "write tcp: " + sock::error_text(r.error)));
     return;
   }
   if (out_offset_ == out_.size()) {
@@ -99,13 +80,9 @@ void TcpStream::fail(const Error& e) {
 
 void TcpStream::fail_later(Error e) {
   peer_closed_ = true;
-  if (fd_ >= 0) {
-    reactor_.unwatch(fd_);
-    ::close(fd_);
-    fd_ = -1;
-  }
-  reactor_.post([alive = alive_, this, e = std::move(e)] {
-    if (!*alive) return;
+  close_socket();
+  reactor_.post([alive = liveness_.watch(), this, e = std::move(e)] {
+    if (!alive) return;
     StreamObserver* obs = observer_;
     observer_ = nullptr;
     if (obs) obs->on_stream_closed(&e);
@@ -113,43 +90,39 @@ void TcpStream::fail_later(Error e) {
 }
 
 void TcpStream::on_io(uint32_t events) {
-  if (fd_ < 0) return;
+  if (socket_ == kNoSocket) return;
   if (events & kIoWritable) {
     flush();
-    if (fd_ < 0) return;
+    if (socket_ == kNoSocket) return;
   }
   if (!(events & kIoReadable)) return;
   auto& buf = read_buffer();
-  // Bounded so one busy connection cannot starve the others.
-  for (int round = 0; round < 16 && fd_ >= 0; ++round) {
-    ssize_t n = ::recv(fd_, buf.data(), buf.size(), 0);
-    if (n > 0) {
+  auto r = sock::recv(socket_, buf.data(), buf.size());
+  switch (r.status) {
+    case sock::IoResult::ok:
       if (observer_ == nullptr) {
         // Bytes on an idle connection: it cannot be reused.
         peer_closed_ = true;
         close();
         return;
       }
-      // The observer may close or destroy us; it owns us, so stop touching
-      // members if the fd was closed.
-      observer_->on_stream_data(std::string_view(buf.data(), static_cast<size_t>(n)));
-      return;  // level-triggered: the loop calls again if more is waiting
-    }
-    if (n == 0) {
+      // The observer may close or destroy us; it owns us, so nothing here
+      // touches a member afterwards. Level-triggered: the loop calls again
+      // if more is waiting, so one busy connection cannot starve the others.
+      observer_->on_stream_data(std::string_view(buf.data(), r.bytes));
+      return;
+    case sock::IoResult::closed: {
       peer_closed_ = true;
       StreamObserver* obs = observer_;
-      reactor_.unwatch(fd_);
-      ::close(fd_);
-      fd_ = -1;
-      observer_ = nullptr;
+      close();
       if (obs) obs->on_stream_closed(nullptr);
       return;
     }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-    int err = errno;
-    fail(make_error(ErrorCode::io, "read tcp: " + errno_text(err)));
-    return;
+    case sock::IoResult::would_block:
+      return;
+    case sock::IoResult::failed:
+      fail(make_error(ErrorCode::io, "read tcp: " + sock::error_text(r.error)));
+      return;
   }
 }
 
@@ -160,76 +133,78 @@ TcpConnector::TcpConnector(Reactor& reactor, std::vector<SocketAddress> addresse
 TcpConnector::~TcpConnector() { cancel(); }
 
 void TcpConnector::cancel() {
-  if (fd_ >= 0) {
-    reactor_.unwatch(fd_);
-    ::close(fd_);
-    fd_ = -1;
+  if (socket_ != kNoSocket) {
+    reactor_.unwatch(socket_);
+    sock::close(socket_);
+    socket_ = kNoSocket;
   }
   cb_ = nullptr;
 }
 
 void TcpConnector::start() { try_next(); }
 
-void TcpConnector::finish(Result<int> r) {
+void TcpConnector::finish(Result<SocketHandle> r) {
   auto cb = std::move(cb_);
   cb_ = nullptr;
-  if (cb) cb(std::move(r));
+  if (cb) {
+    cb(std::move(r));
+  } else if (r) {
+    sock::close(*r);
+  }
 }
 
 void TcpConnector::try_next() {
   while (next_ < addresses_.size()) {
     const SocketAddress& addr = addresses_[next_++];
     std::string target = "dial tcp " + addr.to_string() + ": ";
-    int fd = ::socket(addr.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-      last_error_ = target + "socket: " + errno_text(errno);
+    int error = 0;
+    SocketHandle s = sock::open_tcp(addr.family, error);
+    if (s == kNoSocket) {
+      last_error_ = target + "socket: " + sock::error_text(error);
       continue;
     }
     if (local_) {
-      SocketAddress local = *local_;
-      if (local.family() != addr.family()) {
-        ::close(fd);
+      if (local_->family != addr.family) {
+        sock::close(s);
         last_error_ = target + "bind: address family mismatch with local address";
         continue;
       }
-      if (::bind(fd, reinterpret_cast<const sockaddr*>(&local.storage), local.length) != 0) {
-        last_error_ = target + "bind: " + errno_text(errno);
-        ::close(fd);
+      if (!sock::bind(s, *local_, error)) {
+        last_error_ = target + "bind: " + sock::error_text(error);
+        sock::close(s);
         continue;
       }
     }
-    int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr.storage), addr.length);
-    if (rc == 0) {
-      finish(fd);
-      return;
+    switch (sock::connect(s, addr, error)) {
+      case sock::ConnectStart::connected:
+        finish(s);
+        return;
+      case sock::ConnectStart::in_progress:
+        socket_ = s;
+        last_error_ = target;
+        reactor_.watch(socket_, kIoWritable, this);
+        return;
+      case sock::ConnectStart::failed:
+        last_error_ = target + "connect: " + sock::error_text(error);
+        sock::close(s);
+        break;
     }
-    if (errno == EINPROGRESS) {
-      fd_ = fd;
-      last_error_ = target;
-      reactor_.watch(fd_, kIoWritable, this);
-      return;
-    }
-    last_error_ = target + "connect: " + errno_text(errno);
-    ::close(fd);
   }
-  finish(make_error(ErrorCode::connect,
-                    last_error_.empty() ? "dial tcp: no addresses" : last_error_));
+  finish(make_error(ErrorCode::connect, last_error_.empty() ? "dial tcp: no addresses" : last_error_));
 }
 
 void TcpConnector::on_io(uint32_t) {
-  int fd = fd_;
-  int err = 0;
-  socklen_t len = sizeof err;
-  getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-  if (err == EINPROGRESS) return;
-  reactor_.unwatch(fd);
-  fd_ = -1;
+  SocketHandle s = socket_;
+  int err = sock::connect_result(s);
+  if (err == sock::kStillConnecting) return;
+  reactor_.unwatch(s);
+  socket_ = kNoSocket;
   if (err == 0) {
-    finish(fd);
+    finish(s);
     return;
   }
-  last_error_ += "connect: " + errno_text(err);
-  ::close(fd);
+  last_error_ += "connect: " + sock::error_text(err);
+  sock::close(s);
   try_next();
 }
 

@@ -7,20 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "net/socket_address.h"
 #include "net/stream.h"
+#include "platform/socket.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {
 
 class TcpStream final : public Stream, public IoHandler {
  public:
-  TcpStream(Reactor& reactor, int fd);  // takes a connected socket
+  TcpStream(Reactor& reactor, SocketHandle socket);  // takes a connected socket
   ~TcpStream() override;
 
   void set_observer(StreamObserver* observer) override;
   void write(std::string_view bytes) override;
-  bool usable() const override { return fd_ >= 0 && !peer_closed_; }
+  bool usable() const override { return socket_ != kNoSocket && !peer_closed_; }
   void close() override;
 
   void on_io(uint32_t events) override;
@@ -30,24 +30,25 @@ class TcpStream final : public Stream, public IoHandler {
   void flush();
   void fail(const Error& e);
   void fail_later(Error e);
+  void close_socket();
 
   Reactor& reactor_;
-  int fd_;
+  SocketHandle socket_;
   StreamObserver* observer_ = nullptr;
   std::string out_;
   size_t out_offset_ = 0;
   bool peer_closed_ = false;
-  // Lets deferred tasks and on_io notice that an observer destroyed us.
-  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  Liveness liveness_;
 };
 
 // Connects to the addresses in order until one accepts (Go's dialer does the
-// same for one address family; Happy Eyeballs comes with the proxies issue).
-// The callback runs exactly once on the loop thread unless cancel() is
-// called first; destroying the connector cancels it.
+// same for one address family; DualStackConnector races two families). The
+// callback runs exactly once on the loop thread unless cancel() is called
+// first; destroying the connector cancels it. A socket handed to the
+// callback belongs to it.
 class TcpConnector final : public IoHandler {
  public:
-  using Callback = std::function<void(Result<int> fd)>;
+  using Callback = std::function<void(Result<SocketHandle> socket)>;
 
   TcpConnector(Reactor& reactor, std::vector<SocketAddress> addresses,
                std::optional<SocketAddress> local_address, Callback cb);
@@ -58,14 +59,14 @@ class TcpConnector final : public IoHandler {
 
  private:
   void try_next();
-  void finish(Result<int> r);
+  void finish(Result<SocketHandle> r);
 
   Reactor& reactor_;
   std::vector<SocketAddress> addresses_;
   std::optional<SocketAddress> local_;
   Callback cb_;
   size_t next_ = 0;
-  int fd_ = -1;
+  SocketHandle socket_ = kNoSocket;
   std::string last_error_;
 };
 

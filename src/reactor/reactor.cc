@@ -1,17 +1,19 @@
 #include "reactor/reactor.h"
 
-#include <sys/eventfd.h>
-#include <unistd.h>
-
-#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
 
 namespace tlsc {
 
-Reactor::Reactor()
-    : backend_(make_default_io_backend()),
-      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
-      now_(Clock::now()) {
-  backend_->add(wake_fd_, kIoReadable);
+Reactor::Reactor(ClockMode clock)
+    : clock_mode_(clock), poller_(make_poller()), now_(Clock::now()), manual_now_(now_) {
+  if (!poller_) {
+    // Without a poller nothing can ever complete; there is no error path
+    // from a process-wide constructor to the caller.
+    std::fputs("tls-client: cannot create the event loop (out of file descriptors?)\n", stderr);
+    std::abort();
+  }
   thread_ = std::thread([this] {
     thread_id_.store(std::this_thread::get_id());
     run();
@@ -23,10 +25,14 @@ Reactor::~Reactor() {
     std::lock_guard lock(tasks_mu_);
     stopping_ = true;
   }
-  uint64_t one = 1;
-  (void)!write(wake_fd_, &one, sizeof one);
+  poller_->wake();
   if (thread_.joinable()) thread_.join();
-  close(wake_fd_);
+  {
+    std::lock_guard lock(work_mu_);
+    work_stopping_ = true;
+  }
+  work_cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
 }
 
 void Reactor::post(std::function<void()> task) {
@@ -37,51 +43,54 @@ void Reactor::post(std::function<void()> task) {
     tasks_.push_back(std::move(task));
   }
   // One wake-up per batch: the loop drains every task it finds.
-  if (was_empty) {
-    uint64_t one = 1;
-    (void)!write(wake_fd_, &one, sizeof one);
-  }
+  if (was_empty) poller_->wake();
 }
 
-void Reactor::watch(int fd, uint32_t events, IoHandler* handler) {
-  if (fd < 0) return;
-  auto idx = static_cast<size_t>(fd);
-  if (handlers_.size() <= idx) {
-    handlers_.resize(idx + 1, nullptr);
-    watched_events_.resize(idx + 1, 0);
-  }
-  handlers_[idx] = handler;
-  watched_events_[idx] = events;
-  backend_->add(fd, events);
+void Reactor::watch(SocketHandle s, uint32_t events, IoHandler* handler) {
+  if (s == kNoSocket) return;
+  watched_[s] = Watched{handler, events};
+  poller_->add(s, events);
 }
 
-void Reactor::set_events(int fd, uint32_t events) {
-  auto idx = static_cast<size_t>(fd);
-  if (fd < 0 || idx >= handlers_.size() || handlers_[idx] == nullptr) return;
-  if (watched_events_[idx] == events) return;
-  watched_events_[idx] = events;
-  backend_->modify(fd, events);
+void Reactor::set_events(SocketHandle s, uint32_t events) {
+  auto it = watched_.find(s);
+  if (it == watched_.end() || it->second.events == events) return;
+  it->second.events = events;
+  poller_->modify(s, events);
 }
 
-void Reactor::unwatch(int fd) {
-  auto idx = static_cast<size_t>(fd);
-  if (fd < 0 || idx >= handlers_.size() || handlers_[idx] == nullptr) return;
-  handlers_[idx] = nullptr;
-  watched_events_[idx] = 0;
-  backend_->remove(fd);
+void Reactor::unwatch(SocketHandle s) {
+  auto it = watched_.find(s);
+  if (it == watched_.end()) return;
+  watched_.erase(it);
+  poller_->remove(s);
 }
+
+Reactor::Clock::time_point Reactor::now() const { return now_; }
 
 Reactor::TimerId Reactor::add_timer(std::chrono::milliseconds delay, std::function<void()> fn) {
   TimerId id = next_timer_id_++;
   timers_.emplace(id, std::move(fn));
-  timer_heap_.push(TimerEntry{Clock::now() + delay, id});
+  Clock::time_point base = clock_mode_ == ClockMode::manual ? manual_now_ : Clock::now();
+  timer_heap_.push(TimerEntry{base + delay, id});
   return id;
 }
 
 void Reactor::cancel_timer(TimerId id) { timers_.erase(id); }
 
+void Reactor::advance_clock(std::chrono::milliseconds by) {
+  std::promise<void> done;
+  post([this, by, &done] {
+    manual_now_ += by;
+    run_due_timers();
+    done.set_value();
+  });
+  done.get_future().wait();
+}
+
 int Reactor::next_timeout_ms() const {
-  if (timer_heap_.empty()) return -1;
+  if (!graveyard_.empty()) return 0;
+  if (timer_heap_.empty() || clock_mode_ == ClockMode::manual) return -1;
   auto d = timer_heap_.top().when - Clock::now();
   if (d <= Clock::duration::zero()) return 0;
   // Round up so a timer never fires early.
@@ -89,7 +98,7 @@ int Reactor::next_timeout_ms() const {
 }
 
 void Reactor::run_due_timers() {
-  now_ = Clock::now();
+  now_ = clock_mode_ == ClockMode::manual ? manual_now_ : Clock::now();
   while (!timer_heap_.empty() && timer_heap_.top().when <= now_) {
     TimerId id = timer_heap_.top().id;
     timer_heap_.pop();
@@ -106,27 +115,55 @@ void Reactor::run() {
   std::vector<std::function<void()>> batch;
   for (;;) {
     ready.clear();
-    backend_->wait(next_timeout_ms(), ready);
-    now_ = Clock::now();
+    poller_->wait(next_timeout_ms(), ready);
+    now_ = clock_mode_ == ClockMode::manual ? manual_now_ : Clock::now();
     for (const IoReady& r : ready) {
-      if (r.fd == wake_fd_) {
-        uint64_t v;
-        while (read(wake_fd_, &v, sizeof v) > 0) {
-        }
-        continue;
-      }
-      auto idx = static_cast<size_t>(r.fd);
-      // A handler earlier in this batch may have unwatched this fd.
-      if (idx < handlers_.size() && handlers_[idx] != nullptr) handlers_[idx]->on_io(r.events);
+      // A handler earlier in this batch may have unwatched this socket.
+      auto it = watched_.find(r.socket);
+      if (it != watched_.end()) it->second.handler->on_io(r.events);
     }
     {
       std::lock_guard lock(tasks_mu_);
       batch.swap(tasks_);
-      if (stopping_ && batch.empty()) return;
+      if (stopping_ && batch.empty()) {
+        graveyard_.clear();
+        return;
+      }
     }
     for (auto& task : batch) task();
     batch.clear();
     run_due_timers();
+    // Everything handed to destroy_later during this turn: no callback of
+    // theirs is on the stack any more. Destructors may add more.
+    while (!graveyard_.empty()) {
+      auto dead = std::move(graveyard_);
+      graveyard_.clear();
+      dead.clear();
+    }
+  }
+}
+
+void Reactor::run_blocking(std::function<void()> work, std::function<void()> then) {
+  {
+    std::lock_guard lock(work_mu_);
+    work_.emplace_back(std::move(work), std::move(then));
+    if (!worker_.joinable()) worker_ = std::thread([this] { worker_loop(); });
+  }
+  work_cv_.notify_one();
+}
+
+void Reactor::worker_loop() {
+  for (;;) {
+    std::pair<std::function<void()>, std::function<void()>> item;
+    {
+      std::unique_lock lock(work_mu_);
+      work_cv_.wait(lock, [&] { return work_stopping_ || !work_.empty(); });
+      if (work_.empty()) return;
+      item = std::move(work_.front());
+      work_.pop_front();
+    }
+    item.first();
+    post(std::move(item.second));
   }
 }
 

@@ -1,20 +1,25 @@
 // One event loop thread that owns every socket and all protocol state.
 // Other threads only post() closures to it; everything else here must be
-// called on the loop thread.
+// called on the loop thread. README.md says how objects that callbacks may
+// outlive are kept safe (Liveness, destroy_later).
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <queue>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "reactor/io_backend.h"
+#include "platform/clock.h"
+#include "platform/poller.h"
 
 namespace tlsc {
 
@@ -26,12 +31,47 @@ class IoHandler {
   ~IoHandler() = default;
 };
 
+// A flag that an object owns and its deferred callbacks watch: the object
+// lowers it when it dies, and a callback that finds it lowered does
+// nothing. Loop thread only (like everything it guards).
+class Liveness {
+ public:
+  class Watch {
+   public:
+    explicit operator bool() const { return flag_ && *flag_; }
+
+   private:
+    friend class Liveness;
+    explicit Watch(std::shared_ptr<const bool> flag) : flag_(std::move(flag)) {}
+    std::shared_ptr<const bool> flag_;
+  };
+
+  Liveness() = default;
+  ~Liveness() { *flag_ = false; }
+  Liveness(const Liveness&) = delete;
+  Liveness& operator=(const Liveness&) = delete;
+
+  Watch watch() const { return Watch(flag_); }
+  // Callbacks made before this call stop working; the object lives on.
+  void revoke() {
+    *flag_ = false;
+    flag_ = std::make_shared<bool>(true);
+  }
+
+ private:
+  std::shared_ptr<bool> flag_ = std::make_shared<bool>(true);
+};
+
 class Reactor {
  public:
-  using Clock = std::chrono::steady_clock;
+  using Clock = MonotonicClock;
   using TimerId = uint64_t;
 
-  Reactor();
+  // manual: time stands still until advance_clock() moves it (tests drive
+  // timers that way, without sleeping); real: the monotonic clock.
+  enum class ClockMode { real, manual };
+
+  explicit Reactor(ClockMode clock = ClockMode::real);
   ~Reactor();  // stops and joins the loop thread
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
@@ -40,41 +80,76 @@ class Reactor {
   void post(std::function<void()> task);
   bool in_loop_thread() const { return std::this_thread::get_id() == thread_id_.load(); }
 
-  // Loop thread only. A handler stays registered until unwatch(fd); it must
-  // unwatch before it is destroyed or closes the fd.
-  void watch(int fd, uint32_t events, IoHandler* handler);
-  void set_events(int fd, uint32_t events);
-  void unwatch(int fd);
+  // Loop thread only. A handler stays registered until unwatch(s); it must
+  // unwatch before it is destroyed or closes the socket. An event for a
+  // socket unwatched earlier in the same batch is dropped.
+  void watch(SocketHandle s, uint32_t events, IoHandler* handler);
+  void set_events(SocketHandle s, uint32_t events);
+  void unwatch(SocketHandle s);
 
   TimerId add_timer(std::chrono::milliseconds delay, std::function<void()> fn);
   void cancel_timer(TimerId id);
-  Clock::time_point now() const { return now_; }
+  // The loop's time: read once per turn of the loop (and after each
+  // advance_clock in manual mode). Code above the reactor asks this, never
+  // a clock of its own.
+  Clock::time_point now() const;
+  // Manual clock only, any thread: moves time forward and runs the timers
+  // that became due, on the loop thread, before returning.
+  void advance_clock(std::chrono::milliseconds by);
+
+  // Loop thread only. Keeps `object` until the current callback stack has
+  // unwound (the end of this turn of the loop): for objects whose own call
+  // is on the stack, such as a stream whose observer is finishing with it.
+  template <class T>
+  void destroy_later(std::unique_ptr<T> object) {
+    if (object) graveyard_.emplace_back(std::shared_ptr<T>(std::move(object)));
+  }
+  template <class T>
+  void destroy_later(std::shared_ptr<T> object) {
+    if (object) graveyard_.emplace_back(std::move(object));
+  }
+
+  // Runs `work` on a helper thread (blocking calls: file writes) and then
+  // `then` on the loop thread, in submission order. Work items run one
+  // after another.
+  void run_blocking(std::function<void()> work, std::function<void()> then);
 
  private:
   void run();
   void run_due_timers();
   int next_timeout_ms() const;
+  void worker_loop();
 
-  std::unique_ptr<IoBackend> backend_;
-  int wake_fd_ = -1;
+  const ClockMode clock_mode_;
+  std::unique_ptr<Poller> poller_;
   std::mutex tasks_mu_;
   std::vector<std::function<void()>> tasks_;
   bool stopping_ = false;
 
-  std::vector<IoHandler*> handlers_;  // by fd
-  std::vector<uint32_t> watched_events_;
+  struct Watched {
+    IoHandler* handler;
+    uint32_t events;
+  };
+  std::unordered_map<SocketHandle, Watched> watched_;
 
   struct TimerEntry {
     Clock::time_point when;
     TimerId id;
-    bool operator>(const TimerEntry& o) const {
-      return when != o.when ? when > o.when : id > o.id;
-    }
+    bool operator>(const TimerEntry& o) const { return when != o.when ? when > o.when : id > o.id; }
   };
   std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> timer_heap_;
   std::unordered_map<TimerId, std::function<void()>> timers_;
   TimerId next_timer_id_ = 1;
   Clock::time_point now_;
+  Clock::time_point manual_now_;  // manual mode: the time advance_clock set
+
+  std::vector<std::shared_ptr<void>> graveyard_;
+
+  std::mutex work_mu_;
+  std::condition_variable work_cv_;
+  std::deque<std::pair<std::function<void()>, std::function<void()>>> work_;
+  bool work_stopping_ = false;
+  std::thread worker_;
 
   std::thread thread_;
   std::atomic<std::thread::id> thread_id_;

@@ -1,9 +1,9 @@
 #include "runtime/runtime.h"
 
-#include <sys/resource.h>
-
 #include <cstring>
 #include <future>
+
+#include "platform/process.h"
 
 namespace tlsc {
 
@@ -36,22 +36,8 @@ Runtime& Runtime::get() {
   return *runtime;
 }
 
-namespace {
-
-// Go's runtime raises the soft open-file limit to the hard limit when it
-// starts (Go 1.19+), so upstream's library does it on load. Thousands of
-// requests in flight need thousands of sockets; do the same.
-void raise_open_file_limit() {
-  rlimit lim{};
-  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  if (lim.rlim_cur >= lim.rlim_max) return;
-  lim.rlim_cur = lim.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &lim);
-}
-
-}  // namespace
-
 Runtime::Runtime() : sessions_(reactor_) {
+  // As upstream's library does on load (Go's runtime).
   raise_open_file_limit();
   // c-ares state belongs to the loop thread: create it there.
   std::promise<void> ready;

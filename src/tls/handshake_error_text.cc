@@ -1,4 +1,5 @@
 #include "tls/handshake_error_text.h"
+#include "core/ascii.h"
 
 #include <openssl/bytestring.h>
 #include <openssl/err.h>
@@ -192,8 +193,7 @@ std::string boringssl_words(const TlsErrorEntry& e) {
   const char* reason = ERR_reason_error_string(ERR_PACK(e.lib, e.reason));
   std::string s = reason ? reason : "handshake failure";
   for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c == '_') c = ' ';
+    c = c == '_' ? ' ' : ascii_lower(c);
   }
   if (!e.data.empty()) s += ": " + e.data;
   return s;

@@ -7,7 +7,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include <arpa/inet.h>
 
 #include <algorithm>
 #include <mutex>
@@ -17,6 +16,8 @@
 #include "tls/signature_policy.h"
 #include "tls/spec_apply.h"
 #include "tls/trust_store.h"
+#include "core/ascii.h"
+#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {
@@ -85,19 +86,6 @@ bool configure_context(SSL_CTX* ctx) {
          SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr,
                                           decompress_brotli) &&
          SSL_CTX_add_cert_compression_alg(ctx, kCertCompressionZstd, nullptr, decompress_zstd);
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
-
-bool is_ip_literal(const std::string& host) {
-  in6_addr a6{};
-  in_addr a4{};
-  return inet_pton(AF_INET, host.c_str(), &a4) == 1 || inet_pton(AF_INET6, host.c_str(), &a6) == 1;
 }
 
 // hpkp.Fingerprint: base64(SHA-256(SubjectPublicKeyInfo)).
@@ -202,9 +190,9 @@ std::optional<Error> TlsContext::check_pins(const SSL* ssl, const std::string& h
   // Upstream (hpkp): an exact host entry, or a "*.parent" entry for any
   // subdomain of parent (and parent itself).
   const std::vector<std::string>* pins = nullptr;
-  std::string h = lower(host);
+  std::string h = ascii_lowercase(host);
   for (const auto& [pattern, list] : options_.pins) {
-    std::string p = lower(pattern);
+    std::string p = ascii_lowercase(pattern);
     if (p == h) {
       pins = &list;
       break;

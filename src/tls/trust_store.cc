@@ -1,6 +1,6 @@
 #include "tls/trust_store.h"
 
-#include <sys/stat.h>
+#include <filesystem>
 
 #include <cstdlib>
 #include <mutex>
@@ -22,8 +22,8 @@ constexpr const char* kCertFiles[] = {
 constexpr const char* kCertDirs[] = {"/etc/ssl/certs", "/etc/pki/tls/certs"};
 
 bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
 }
 
 X509_STORE* load() {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 
+#include "core/ascii.h"
 #include "wire/header_canon.h"
 
 namespace tlsc {
@@ -21,10 +22,6 @@ constexpr size_t kInitialLineErrorLimit = 80;
 
 Error parse_error(std::string message) {
   return make_error(ErrorCode::http_parse, std::move(message));
-}
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
 }
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }

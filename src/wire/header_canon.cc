@@ -1,7 +1,6 @@
 #include "wire/header_canon.h"
 
 #include <algorithm>
-
 #include <array>
 #include <cstdint>
 
@@ -64,8 +63,6 @@ size_t decode_utf8(std::string_view s, size_t i, uint32_t& cp) {
 
 }  // namespace
 
-bool is_token_byte(unsigned char c) { return kToken[c]; }
-
 bool is_valid_token(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -85,11 +82,7 @@ std::string canonical_header_key(std::string_view key) {
   }
   bool upper = true;
   for (char& c : out) {
-    if (upper && c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - ('a' - 'A'));
-    } else if (!upper && c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c + ('a' - 'A'));
-    }
+    c = upper ? ascii_upper(c) : ascii_lower(c);
     upper = c == '-';
   }
   return out;
@@ -106,34 +99,10 @@ bool canonicalize_received_header_key(std::string& key) {
   if (has_space) return true;
   bool upper = true;
   for (char& c : key) {
-    if (upper && c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - ('a' - 'A'));
-    } else if (!upper && c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c + ('a' - 'A'));
-    }
+    c = upper ? ascii_upper(c) : ascii_lower(c);
     upper = c == '-';
   }
   return true;
-}
-
-int compare_ascii_icase(std::string_view a, std::string_view b) {
-  auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; };
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto ca = static_cast<unsigned char>(lower(a[i]));
-    const auto cb = static_cast<unsigned char>(lower(b[i]));
-    if (ca != cb) return ca < cb ? -1 : 1;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
-
-std::string ascii_lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 std::string go_quote(std::string_view s) {

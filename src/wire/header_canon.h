@@ -7,10 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace tlsc {
+#include "core/ascii.h"
 
-// RFC 7230 tchar; Go's validHeaderFieldByte / httpguts.IsTokenRune.
-bool is_token_byte(unsigned char c);
+namespace tlsc {
 
 // Non-empty and every byte a tchar (httpguts.ValidHeaderFieldName,
 // and the method check validMethod).
@@ -32,11 +31,6 @@ bool canonicalize_received_header_key(std::string& key);
 
 // ASCII case-insensitive comparison of header names (strings.EqualFold
 // restricted to ASCII, which is all a valid name holds): <0, 0, >0.
-int compare_ascii_icase(std::string_view a, std::string_view b);
-inline bool equal_ascii_icase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && compare_ascii_icase(a, b) == 0;
-}
-std::string ascii_lowercase(std::string_view s);
 
 // Go's %q (strconv.Quote) so error texts match upstream's. Printable
 // non-ASCII runes are kept; only C1 controls, NBSP and soft hyphen among

@@ -45,9 +45,9 @@ std::pair<int, uint16_t> listener(int family, int backlog = 16) {
 }
 
 SocketAddress addr(const char* ip, uint16_t port) {
-  SocketAddress a;
-  REQUIRE(SocketAddress::from_ip_literal(ip, port, a));
-  return a;
+  auto a = SocketAddress::from_ip_literal(ip, port);
+  REQUIRE(a);
+  return *a;
 }
 
 // A port on which nothing listens.
@@ -58,7 +58,7 @@ uint16_t closed_port(int family) {
 }
 
 struct Outcome {
-  Result<int> fd = make_error(ErrorCode::internal, "not run");
+  Result<SocketHandle> fd = make_error(ErrorCode::internal, "not run");
   std::chrono::milliseconds elapsed{0};
 };
 
@@ -70,7 +70,7 @@ Outcome connect(std::vector<SocketAddress> addrs, std::chrono::milliseconds dela
   reactor.post([&] {
     c = std::make_unique<DualStackConnector>(
         reactor, addrs, std::nullopt,
-        [&](Result<int> fd) {
+        [&](Result<SocketHandle> fd) {
           Outcome o;
           o.fd = std::move(fd);
           o.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <future>
-#include <thread>
 
 #include "http/h2/h2_connection.h"
 #include "reactor/reactor.h"
@@ -111,22 +110,24 @@ TEST_CASE("h2 connection: the preface is the profile's, byte for byte", "[h2]") 
 }
 
 TEST_CASE("h2 connection: a silent server is pinged, then given up", "[h2]") {
-  Reactor reactor;
+  // The reactor's manual clock: time moves only when the test says so.
+  Reactor reactor(Reactor::ClockMode::manual);
   H2Limits limits;
   limits.read_idle_timeout = std::chrono::milliseconds(100);
   limits.ping_timeout = std::chrono::milliseconds(100);
   MemoryStream* mem = nullptr;
   Recorder r;
   auto conn = open_with_get(reactor, limits, mem, r);
-  std::string error;
-  for (int i = 0; i < 100 && error.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    error = on_loop(reactor, [&] { return r.error; });
-  }
-  CHECK(error == "http2: client connection lost");
-  // A PING went out before giving up.
-  std::string written = on_loop(reactor, [&] { return mem->written; });
-  CHECK(written.find(frame(6, 0, 0, std::string(8, '\0'))) != std::string::npos);
+  std::string ping = frame(6, 0, 0, std::string(8, '\0'));
+  reactor.advance_clock(std::chrono::milliseconds(99));
+  CHECK(on_loop(reactor, [&] { return mem->written.find(ping); }) == std::string::npos);
+  // Read idle for 100 ms: a PING goes out.
+  reactor.advance_clock(std::chrono::milliseconds(1));
+  CHECK(on_loop(reactor, [&] { return mem->written.find(ping); }) != std::string::npos);
+  CHECK(on_loop(reactor, [&] { return r.error; }).empty());
+  // No answer within the ping timeout: the connection is given up.
+  reactor.advance_clock(std::chrono::milliseconds(100));
+  CHECK(on_loop(reactor, [&] { return r.error; }) == "http2: client connection lost");
   on_loop(reactor, [&] {
     conn.reset();
     return 0;
@@ -134,14 +135,14 @@ TEST_CASE("h2 connection: a silent server is pinged, then given up", "[h2]") {
 }
 
 TEST_CASE("h2 connection: a slow answer within the health window completes", "[h2]") {
-  Reactor reactor;
+  Reactor reactor(Reactor::ClockMode::manual);
   H2Limits limits;
   limits.read_idle_timeout = std::chrono::milliseconds(300);
   limits.ping_timeout = std::chrono::milliseconds(300);
   MemoryStream* mem = nullptr;
   Recorder r;
   auto conn = open_with_get(reactor, limits, mem, r);
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  reactor.advance_clock(std::chrono::milliseconds(150));
   on_loop(reactor, [&] {
     // :status 200 (static table index 8), then the body.
     mem->observer->on_stream_data(frame(1, 4, 1, "\x88") + frame(0, 1, 1, "hello"));
@@ -151,6 +152,35 @@ TEST_CASE("h2 connection: a slow answer within the health window completes", "[h
   CHECK(r.status == 200);
   CHECK(r.body == "hello");
   CHECK(r.error.empty());
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
+
+TEST_CASE("h2 connection: an answered PING keeps the connection", "[h2]") {
+  Reactor reactor(Reactor::ClockMode::manual);
+  H2Limits limits;
+  limits.read_idle_timeout = std::chrono::milliseconds(100);
+  limits.ping_timeout = std::chrono::milliseconds(100);
+  MemoryStream* mem = nullptr;
+  Recorder r;
+  auto conn = open_with_get(reactor, limits, mem, r);
+  reactor.advance_clock(std::chrono::milliseconds(100));
+  // The server acks the PING 50 ms later, then answers the request.
+  reactor.advance_clock(std::chrono::milliseconds(50));
+  on_loop(reactor, [&] {
+    mem->observer->on_stream_data(frame(6, 1, 0, std::string(8, '\0')));
+    return 0;
+  });
+  reactor.advance_clock(std::chrono::milliseconds(60));
+  CHECK(on_loop(reactor, [&] { return r.error; }).empty());
+  on_loop(reactor, [&] {
+    mem->observer->on_stream_data(frame(1, 5, 1, "\x88"));
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return r.complete; }));
+  CHECK(r.status == 200);
   on_loop(reactor, [&] {
     conn.reset();
     return 0;

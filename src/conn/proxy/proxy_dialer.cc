@@ -1,7 +1,5 @@
 #include "conn/proxy/proxy_dialer.h"
 
-#include <arpa/inet.h>
-#include <unistd.h>
 
 #include "conn/proxy/http_connect.h"
 #include "conn/proxy/proxy_tls.h"
@@ -108,20 +106,20 @@ void ProxyDialer::on_proxy_resolved(Result<std::vector<SocketAddress>> addrs) {
   }
   auto alive = alive_;
   connector_ = std::make_unique<DualStackConnector>(
-      reactor_, std::move(*addrs), options_.local_address, [this, alive](Result<int> fd) {
+      reactor_, std::move(*addrs), options_.local_address, [this, alive](Result<SocketHandle> fd) {
         if (*alive) {
           on_connected(std::move(fd));
         } else if (fd) {
-          ::close(*fd);
+          sock::close(*fd);
         }
       });
   connector_->start();
 }
 
-void ProxyDialer::on_connected(Result<int> fd) {
+void ProxyDialer::on_connected(Result<SocketHandle> fd) {
   destroy_later(reactor_, connector_);
   if (!done_) {
-    if (fd) ::close(*fd);
+    if (fd) sock::close(*fd);
     return;
   }
   if (!fd) {
@@ -185,7 +183,7 @@ void ProxyDialer::on_proxy_stream(std::unique_ptr<Stream> stream) {
                     [this, alive](Result<std::vector<SocketAddress>> addrs) {
                       if (!*alive || !done_) return;
                       std::unique_ptr<Stream> s = std::move(handshaking_);
-                      if (!addrs || addrs->empty() || addrs->front().family() != AF_INET) {
+                      if (!addrs || addrs->empty() || !addrs->front().is_v4()) {
                         std::string why = addrs ? "no suitable address found" : addrs.error().message;
                         if (why.starts_with("dial tcp: ")) why.erase(0, 10);
                         destroy_later(reactor_, s);
@@ -193,8 +191,7 @@ void ProxyDialer::on_proxy_stream(std::unique_ptr<Stream> stream) {
                                           "unable to find IP address of host " + target_host_ + ": " + why));
                         return;
                       }
-                      const auto* sin = reinterpret_cast<const sockaddr_in*>(&addrs->front().storage);
-                      std::string ip(reinterpret_cast<const char*>(&sin->sin_addr), 4);
+                      std::string ip(reinterpret_cast<const char*>(addrs->front().ip.data()), 4);
                       start_tunnel(std::move(s), std::make_unique<Socks4Handshake>(
                                                      Socks4Handshake::socks4(std::move(ip), target_port_)));
                     });

@@ -53,7 +53,7 @@ class ProxyDialer {
 
  private:
   void on_proxy_resolved(Result<std::vector<SocketAddress>> addrs);
-  void on_connected(Result<int> fd);
+  void on_connected(Result<SocketHandle> fd);
   void on_proxy_stream(std::unique_ptr<Stream> stream);
   void start_tunnel(std::unique_ptr<Stream> stream, std::unique_ptr<ProxyHandshake> handshake);
   // A failure of the connection to the proxy, worded as the kind's Go

@@ -1,20 +1,14 @@
 #include "conn/proxy/proxy_tls.h"
 
-#include <arpa/inet.h>
 
 #include <mutex>
 
 #include "tls/signature_policy.h"
 #include "tls/trust_store.h"
+#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {
-
-bool is_ip_literal(const std::string& host) {
-  in6_addr a6{};
-  in_addr a4{};
-  return inet_pton(AF_INET, host.c_str(), &a4) == 1 || inet_pton(AF_INET6, host.c_str(), &a6) == 1;
-}
 
 // One context for every proxy connection of the process; made on first use.
 SSL_CTX* proxy_context() {

@@ -1,8 +1,8 @@
 #include "conn/proxy/socks5_handshake.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
+
+#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {
@@ -62,20 +62,19 @@ std::optional<Error> Socks5Handshake::request_bytes(std::string& out) {
   b.push_back(static_cast<char>(kVersion5));
   b.push_back(static_cast<char>(kCmdConnect));
   b.push_back(0);
-  in_addr a4{};
-  in6_addr a6{};
-  if (inet_pton(AF_INET, host_.c_str(), &a4) == 1) {
+  auto ip = SocketAddress::from_ip_literal(host_, 0);
+  if (ip && ip->is_v4()) {
     b.push_back(static_cast<char>(kAtypIPv4));
-    b.append(reinterpret_cast<const char*>(&a4), 4);
-  } else if (inet_pton(AF_INET6, host_.c_str(), &a6) == 1) {
+    b.append(reinterpret_cast<const char*>(ip->ip.data()), 4);
+  } else if (ip) {
     // Go sends an IPv4-mapped address as IPv4 (ip.To4()).
     static constexpr uint8_t kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    if (std::equal(std::begin(kMapped), std::end(kMapped), a6.s6_addr)) {
+    if (std::equal(std::begin(kMapped), std::end(kMapped), ip->ip.data())) {
       b.push_back(static_cast<char>(kAtypIPv4));
-      b.append(reinterpret_cast<const char*>(a6.s6_addr) + 12, 4);
+      b.append(reinterpret_cast<const char*>(ip->ip.data()) + 12, 4);
     } else {
       b.push_back(static_cast<char>(kAtypIPv6));
-      b.append(reinterpret_cast<const char*>(a6.s6_addr), 16);
+      b.append(reinterpret_cast<const char*>(ip->ip.data()), 16);
     }
   } else {
     if (host_.size() > 255) return fail("FQDN too long");
@@ -177,9 +176,10 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
       if (address_type_ == kAtypName) {
         host = chunk_.substr(0, want_ - 2);
       } else {
-        char text[INET6_ADDRSTRLEN] = {};
-        inet_ntop(address_type_ == kAtypIPv4 ? AF_INET : AF_INET6, chunk_.data(), text, sizeof text);
-        host = text;
+        SocketAddress a;
+        a.family = address_type_ == kAtypIPv4 ? IpFamily::v4 : IpFamily::v6;
+        std::copy_n(reinterpret_cast<const uint8_t*>(chunk_.data()), a.is_v4() ? 4 : 16, a.ip.begin());
+        host = a.ip_string();
       }
       bound_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
                std::to_string(port);

@@ -90,7 +90,7 @@ struct H2Connection::Callbacks {
 
   static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     H2Connection* c = self(user_data);
-    c->last_received_ = std::chrono::steady_clock::now();
+    c->last_received_ = c->reactor_.now();
     c->ping_outstanding_ = false;
     switch (frame->hd.type) {
       case NGHTTP2_GOAWAY:
@@ -128,7 +128,7 @@ struct H2Connection::Callbacks {
   static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
                            size_t len, void* user_data) {
     H2Connection* c = self(user_data);
-    c->last_received_ = std::chrono::steady_clock::now();
+    c->last_received_ = c->reactor_.now();
     Exchange* e = exchange(c, stream_id);
     if (e == nullptr || e->observer == nullptr) return 0;
     e->received_any = true;
@@ -215,7 +215,7 @@ H2Connection::H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std
       pool_key_(std::move(pool_key)),
       limits_(limits),
       retired_(std::move(retired)),
-      last_received_(std::chrono::steady_clock::now()) {}
+      last_received_(reactor_.now()) {}
 
 H2Connection::~H2Connection() {
   if (idle_timer_) reactor_.cancel_timer(idle_timer_);
@@ -362,7 +362,7 @@ void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error
 
 void H2Connection::on_stream_data(std::string_view data) {
   auto keep = shared_from_this();
-  last_received_ = std::chrono::steady_clock::now();
+  last_received_ = reactor_.now();
   ++callback_depth_;
   ssize_t rv = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(data.data()), data.size());
   --callback_depth_;
@@ -517,7 +517,7 @@ void H2Connection::arm_health_timer() {
 
 void H2Connection::on_health_check() {
   if (dead_ || exchanges_.empty()) return;
-  auto since = std::chrono::steady_clock::now() - last_received_;
+  auto since = reactor_.now() - last_received_;
   if (ping_outstanding_) {
     if (since >= limits_.ping_timeout) {
       fail_all(make_error(ErrorCode::io, "http2: client connection lost"), false);

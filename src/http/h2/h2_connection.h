@@ -108,7 +108,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   std::string out_;
   Reactor::TimerId idle_timer_ = 0;
   Reactor::TimerId health_timer_ = 0;
-  std::chrono::steady_clock::time_point last_received_;
+  Reactor::Clock::time_point last_received_;
   bool ping_outstanding_ = false;
 };
 

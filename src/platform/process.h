@@ -1,0 +1,11 @@
+// Process-wide settings the runtime makes once, at load.
+#pragma once
+
+namespace tlsc {
+
+// Raises the soft limit of open files to the hard limit, as Go's runtime
+// does when it starts (Go 1.19+): thousands of requests in flight need
+// thousands of sockets. Does nothing where the OS has no such limit.
+void raise_open_file_limit();
+
+}  // namespace tlsc
