@@ -8,6 +8,8 @@
 #include "abi/json_writer.h"
 #include "abi/request_input.h"
 #include "abi/request_plan.h"
+#include "http/transaction.h"
+#include "platform/clock.h"
 #include "core/uuid.h"
 #include "runtime/runtime.h"
 #include "tls_client.h"
@@ -19,8 +21,12 @@ char* keep_response(const Response& r) {
   return Runtime::get().returned().keep(r.id, response_to_json(r));
 }
 
-char* keep_error(std::optional<std::string> session_id, std::string message) {
-  return keep_response(error_response(new_uuid(), std::move(session_id), std::move(message)));
+char* keep_error(std::optional<std::string> session_id, Error error) {
+  return keep_response(error_response(new_uuid(), std::move(session_id), std::move(error)));
+}
+
+Error null_input(const char* what) {
+  return make_error(ErrorCode::invalid_input, std::string(what) + " input is a null pointer");
 }
 
 std::string_view view_of(const char* p) { return p == nullptr ? std::string_view() : std::string_view(p); }
@@ -36,22 +42,20 @@ std::string& wait_buffer() {
   return buf;
 }
 
-TransactionContext context(Runtime& rt) { return TransactionContext{rt.reactor(), rt.resolver()}; }
-
 char* do_request(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, "request input is a null pointer");
+  if (json == nullptr) return keep_error(std::nullopt, null_input("request"));
   auto input = parse_request_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error().message);
+  if (!input) return keep_error(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
   std::string id = new_uuid();
   auto prepared = prepare_request(rt.sessions(), *input, id);
-  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return keep_error(f->session_id, f->message);
+  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return keep_error(f->session_id, f->error);
   auto& p = std::get<PreparedRequest>(prepared);
 
   std::promise<Response> promise;
   auto future = promise.get_future();
-  rt.reactor().post([&rt, session = std::move(p.session), plan = std::move(p.plan), &promise]() mutable {
-    Transaction::start(context(rt), std::move(session), std::move(plan),
+  rt.reactor().post([client = p.session->client(), plan = std::move(p.plan), &promise]() mutable {
+    Transaction::start(std::move(client), std::move(plan),
                        [&promise](Response r) { promise.set_value(std::move(r)); });
   });
   return keep_response(future.get());
@@ -59,22 +63,22 @@ char* do_request(const char* json) {
 
 char* do_request_async(const char* json) {
   std::string& out = async_buffer();
-  auto fail = [&out](std::optional<std::string> sid, std::string message) {
-    out = response_to_json(error_response(new_uuid(), std::move(sid), std::move(message)));
+  auto fail = [&out](std::optional<std::string> sid, Error error) {
+    out = response_to_json(error_response(new_uuid(), std::move(sid), std::move(error)));
     return out.data();
   };
-  if (json == nullptr) return fail(std::nullopt, "request input is a null pointer");
+  if (json == nullptr) return fail(std::nullopt, null_input("request"));
   auto input = parse_request_input(view_of(json));
-  if (!input) return fail(std::nullopt, input.error().message);
+  if (!input) return fail(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
   std::string id = new_uuid();
   auto prepared = prepare_request(rt.sessions(), *input, id);
-  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return fail(f->session_id, f->message);
+  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return fail(f->session_id, f->error);
   auto& p = std::get<PreparedRequest>(prepared);
 
   rt.completions().expect_one();
-  rt.reactor().post([&rt, session = std::move(p.session), plan = std::move(p.plan)]() mutable {
-    Transaction::start(context(rt), std::move(session), std::move(plan), [&rt](Response r) {
+  rt.reactor().post([&rt, client = p.session->client(), plan = std::move(p.plan)]() mutable {
+    Transaction::start(std::move(client), std::move(plan), [&rt](Response r) {
       rt.completions().push(response_to_json(r));
     });
   });
@@ -88,7 +92,7 @@ char* do_request_async(const char* json) {
 void close_sessions_on_loop(Runtime& rt, std::vector<std::shared_ptr<Session>> sessions) {
   if (sessions.empty()) return;
   rt.reactor().post([sessions = std::move(sessions)] {
-    for (auto& s : sessions) s->close_on_loop("session closed");
+    for (auto& s : sessions) s->client()->close(make_error(ErrorCode::session_closed, "session closed"));
   });
 }
 
@@ -101,9 +105,9 @@ char* destroy_output() {
 }
 
 char* do_destroy_session(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, "destroySession input is a null pointer");
+  if (json == nullptr) return keep_error(std::nullopt, null_input("destroySession"));
   auto input = parse_session_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error().message);
+  if (!input) return keep_error(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
   if (auto s = rt.sessions().remove(input->session_id)) close_sessions_on_loop(rt, {s});
   return destroy_output();
@@ -128,12 +132,6 @@ char* cookies_output(const std::vector<Cookie>& cookies) {
   return Runtime::get().returned().keep(id, std::move(json));
 }
 
-int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 template <class Input>
 Result<std::pair<std::shared_ptr<Session>, Url>> session_and_url(const Input& in) {
   auto session = Runtime::get().sessions().find(in.session_id);
@@ -146,32 +144,32 @@ Result<std::pair<std::shared_ptr<Session>, Url>> session_and_url(const Input& in
 }
 
 char* do_get_cookies(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, "getCookiesFromSession input is a null pointer");
+  if (json == nullptr) return keep_error(std::nullopt, null_input("getCookiesFromSession"));
   auto input = parse_session_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error().message);
+  if (!input) return keep_error(std::nullopt, input.error());
   auto su = session_and_url(*input);
-  if (!su) return keep_error(input->session_id, su.error().message);
+  if (!su) return keep_error(input->session_id, su.error());
   auto& [session, url] = *su;
-  auto cookies = session->with_jar([&](CookieJar& jar) {
-    return jar.cookies(url.scheme, url.host(), url.decoded_path(), unix_now());
+  auto cookies = session->client()->with_jar([&](CookieJar& jar) {
+    return jar.cookies(url.scheme, url.host(), url.decoded_path(), unix_seconds());
   });
   return cookies_output(cookies);
 }
 
 char* do_add_cookies(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, "addCookiesToSession input is a null pointer");
+  if (json == nullptr) return keep_error(std::nullopt, null_input("addCookiesToSession"));
   auto input = parse_add_cookies_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error().message);
+  if (!input) return keep_error(std::nullopt, input.error());
   auto su = session_and_url(*input);
-  if (!su) return keep_error(input->session_id, su.error().message);
+  if (!su) return keep_error(input->session_id, su.error());
   auto& [session, url] = *su;
   std::vector<Cookie> cookies;
   for (const auto& c : input->cookies) {
     cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,
                                          c.max_age, c.secure, c.http_only));
   }
-  auto all = session->with_jar([&](CookieJar& jar) {
-    int64_t now = unix_now();
+  auto all = session->client()->with_jar([&](CookieJar& jar) {
+    int64_t now = unix_seconds();
     jar.set_cookies(url.scheme, url.host(), url.decoded_path(), cookies, now);
     return jar.cookies(url.scheme, url.host(), url.decoded_path(), now);
   });
@@ -186,7 +184,7 @@ char* guarded(F&& f) {
     return f();
   } catch (const std::exception& e) {
     try {
-      return keep_error(std::nullopt, std::string("internal error: ") + e.what());
+      return keep_error(std::nullopt, make_error(ErrorCode::internal, std::string("internal error: ") + e.what()));
     } catch (...) {
       return nullptr;
     }

@@ -129,6 +129,11 @@ std::string response_to_json(const Response& r) {
   append_json_string(out, r.used_protocol);
   out.append(",\"status\":");
   out.append(std::to_string(r.status));
+  if (r.status == 0) {
+    // Not upstream's: a failure's kind, for callers that branch on it.
+    out.append(",\"errorCode\":");
+    append_json_string(out, error_code_name(r.error_code.value_or(ErrorCode::internal)));
+  }
   out.push_back('}');
   return out;
 }

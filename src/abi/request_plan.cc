@@ -1,9 +1,15 @@
 #include "abi/request_plan.h"
 
+#include "abi/client_options_input.h"
 #include "core/ascii.h"
 #include "core/base64.h"
 
 namespace tlsc {
+namespace {
+
+Error invalid(std::string message) { return make_error(ErrorCode::invalid_input, std::move(message)); }
+
+}  // namespace
 
 std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& sessions,
                                                               const RequestInput& in,
@@ -11,19 +17,23 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   std::optional<std::string> sid;
   if (in.session_id && !in.session_id->empty()) sid = in.session_id;
 
-  auto session = sessions.acquire(in);
-  if (!session) return PrepareFailure{sid, session.error().message};
+  // Upstream rejects conflicting input before it looks for the session.
+  auto options = client_options_from_input(in);
+  if (!options) return PrepareFailure{sid, options.error()};
+  auto session = sessions.acquire(sid.value_or(""), *options, modification_from_input(in));
+  if (!session) return PrepareFailure{sid, session.error()};
 
   if (in.request_method.empty() || in.request_url.empty()) {
-    return PrepareFailure{sid, "no request url or request method provided"};
+    return PrepareFailure{sid, invalid("no request url or request method provided")};
   }
   RequestPlan plan;
   plan.id = std::move(response_id);
+  plan.session_id = sid;
   if (in.request_body && !in.request_body->empty()) {
     if (in.is_byte_request) {
       auto decoded = base64_decode(*in.request_body);
       if (!decoded) {
-        return PrepareFailure{sid, "failed to base64 decode request body: " + decoded.error().message};
+        return PrepareFailure{sid, invalid("failed to base64 decode request body: " + decoded.error().message)};
       }
       plan.body = std::move(*decoded);
     } else {
@@ -32,13 +42,13 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   }
   for (char c : in.request_method) {
     if (!is_token_byte(static_cast<unsigned char>(c))) {
-      return PrepareFailure{sid, "failed to create request object: net/http: invalid method \"" +
-                                     in.request_method + "\""};
+      return PrepareFailure{sid, invalid("failed to create request object: net/http: invalid method \"" +
+                                             in.request_method + "\"")};
     }
   }
   plan.method = in.request_method;
   auto url = parse_url(in.request_url);
-  if (!url) return PrepareFailure{sid, "failed to create request object: " + url.error().message};
+  if (!url) return PrepareFailure{sid, invalid("failed to create request object: " + url.error().message)};
   plan.url = std::move(*url);
   plan.headers = in.headers;
   plan.header_order.reserve(in.header_order.size());

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "abi/request_input.h"
-#include "http/transaction.h"
+#include "http/request_plan.h"
 #include "session/session_registry.h"
 
 namespace tlsc {
@@ -19,7 +19,7 @@ struct PreparedRequest {
 
 struct PrepareFailure {
   std::optional<std::string> session_id;  // echoed when the input named one
-  std::string message;
+  Error error;
 };
 
 std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& sessions,

@@ -28,12 +28,11 @@ std::string pool_key(const Url& url, const ClientOptions& options) {
   return key;
 }
 
-ConnectionDialer::ConnectionDialer(Reactor& reactor, DnsResolver& resolver,
-                                   std::shared_ptr<Session> session, const ClientOptions& options,
-                                   Url target, Callback done)
+ConnectionDialer::ConnectionDialer(Reactor& reactor, DnsResolver& resolver, TlsContext* tls,
+                                   const ClientOptions& options, Url target, Callback done)
     : reactor_(reactor),
       resolver_(resolver),
-      session_(std::move(session)),
+      tls_(tls),
       options_(options),
       target_(std::move(target)),
       done_(std::move(done)) {}
@@ -142,19 +141,14 @@ void ConnectionDialer::on_transport(std::unique_ptr<Stream> stream) {
 }
 
 void ConnectionDialer::start_tls(std::unique_ptr<Stream> inner) {
-  auto tls_ctx = session_->tls_context();
-  if (!tls_ctx) {
-    finish(tls_ctx.error());
-    return;
-  }
-  auto ssl = (*tls_ctx)->new_connection(target_.hostname, target_.effective_port(), options_.proxy_generation);
+  auto ssl = tls_->new_connection(target_.hostname, target_.effective_port(), options_.proxy_generation);
   if (!ssl) {
     finish(ssl.error());
     return;
   }
   std::string verify_name = options_.server_name_overwrite.empty() ? target_.hostname
                                                                     : options_.server_name_overwrite;
-  auto tls = std::make_unique<TlsStream>(reactor_, std::move(inner), std::move(*ssl), *tls_ctx,
+  auto tls = std::make_unique<TlsStream>(reactor_, std::move(inner), std::move(*ssl), tls_,
                                          verify_name);
   TlsStream* raw = tls.get();
   handshaking_ = std::move(tls);

@@ -15,7 +15,8 @@
 #include "conn/proxy/proxy_dialer.h"
 #include "net/stream.h"
 #include "net/tcp_stream.h"
-#include "session/session.h"
+#include "http/client_options.h"
+#include "tls/tls_context.h"
 
 namespace tlsc {
 
@@ -30,8 +31,9 @@ class ConnectionDialer {
   // dialer must not be destroyed inside the call; post its destruction.
   using Callback = std::function<void(Result<DialedConnection>)>;
 
-  ConnectionDialer(Reactor& reactor, DnsResolver& resolver, std::shared_ptr<Session> session,
-                   const ClientOptions& options, Url target, Callback done);
+  // tls: the client's TLS state, for an https target (it outlives the dial).
+  ConnectionDialer(Reactor& reactor, DnsResolver& resolver, TlsContext* tls, const ClientOptions& options,
+                   Url target, Callback done);
   ~ConnectionDialer();
 
   void start();
@@ -48,7 +50,7 @@ class ConnectionDialer {
 
   Reactor& reactor_;
   DnsResolver& resolver_;
-  std::shared_ptr<Session> session_;
+  TlsContext* tls_;
   ClientOptions options_;
   Url target_;
   Callback done_;

@@ -1,24 +1,43 @@
 // A session's client configuration: what upstream fixes when it builds an
-// http.Client for a sessionId (profile, timeout, jar, transport), plus the
-// two things a later request may change (proxy, followRedirects).
+// http.Client for a sessionId (fingerprint, timeout, jar, transport), plus
+// the two things a later request may change (proxy, followRedirects). Plain
+// domain values: abi/client_options_input.h builds them from the caller's
+// JSON.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "abi/request_input.h"
-#include "net/dns_resolver.h"
 #include "conn/proxy/proxy_url.h"
+#include "core/headers.h"
+#include "http/h2/h2_fingerprint.h"
+#include "net/dns_resolver.h"
 #include "platform/socket_address.h"
 #include "tls/client_hello_spec.h"
 
 namespace tlsc {
 
+// transportOptions, as Go's http.Transport fields (0: Go's default).
+struct TransportOptions {
+  std::optional<std::chrono::milliseconds> idle_conn_timeout;  // set, 0 included: as given
+  int64_t max_idle_conns = 0;
+  int64_t max_idle_conns_per_host = 0;
+  int64_t max_conns_per_host = 0;
+  int64_t max_response_header_bytes = 0;
+  int64_t write_buffer_size = 0;
+  int64_t read_buffer_size = 0;
+  bool disable_keep_alives = false;
+  bool disable_compression = false;
+};
+
 struct ClientOptions {
-  std::string profile = "chrome_133";
-  std::optional<CustomTlsClientInput> custom_tls_client;
-  std::optional<ClientHelloSpec> custom_spec;  // built from custom_tls_client
+  std::string profile = "chrome_133";  // the identifier, or "custom"
+  ClientHelloSpec tls_spec;           // the profile's or customTlsClient's, before the flags below
+  H2Fingerprint h2;
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;
   bool use_cookie_jar = true;
@@ -28,7 +47,7 @@ struct ClientOptions {
   bool random_tls_extension_order = false;
   AddressFamilies families = AddressFamilies::any;
   std::optional<SocketAddress> local_address;
-  TransportOptionsInput transport;
+  TransportOptions transport;
   MultiHeaderMap default_headers;
   MultiHeaderMap connect_headers;
   std::string server_name_overwrite;
@@ -42,13 +61,19 @@ struct ClientOptions {
   std::map<std::string, std::vector<std::string>> certificate_pinning_hosts;
 };
 
-// Upstream's CreateClient rules, as errors worded as upstream words them.
-// The proxy URL is not checked here: see set_proxy.
-Result<ClientOptions> client_options_from_input(const RequestInput& in);
-
 // Points the options at proxy_url ("" = no proxy), checked as upstream's
 // newConnectDialer checks it; on error the options are left unchanged.
 // Errors read "failed to build client out of request input: <reason>".
 std::optional<Error> set_proxy(ClientOptions& o, const std::string& proxy_url);
+
+// What a later request of an existing session changes (upstream's
+// handleModification): the proxy, when it names a different one or the
+// session rotates proxies, and the redirect policy.
+struct ClientModification {
+  std::optional<std::string> proxy_url;
+  bool rotating_proxy = false;
+  bool follow_redirects = false;
+};
+void apply_modification(ClientOptions& o, const ClientModification& m);
 
 }  // namespace tlsc

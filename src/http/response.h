@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+
 namespace tlsc {
 
 struct Response {
@@ -19,14 +21,18 @@ struct Response {
   std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> headers;
   std::optional<std::vector<std::pair<std::string, std::string>>> cookies;
   std::string used_protocol;
+  // A failure's kind (status 0); written as errorCode, which upstream's
+  // bindings ignore.
+  std::optional<ErrorCode> error_code;
 };
 
-inline Response error_response(std::string id, std::optional<std::string> session_id,
-                               std::string message) {
+// The status-0 Response for a failure: upstream's text in body, our code.
+inline Response error_response(std::string id, std::optional<std::string> session_id, Error error) {
   Response r;
   r.id = std::move(id);
   r.session_id = std::move(session_id);
-  r.body = std::move(message);
+  r.body = std::move(error.message);
+  r.error_code = error.code;
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cookies/cookie_jar.h"
 #include "http/h2/h2_request.h"
+#include "platform/clock.h"
 #include "wire/header_canon.h"
 #include "http/response_builder.h"
 #include "core/ascii.h"
@@ -46,12 +47,6 @@ const std::string* response_header(const ResponseHead& head, std::string_view ca
   return nullptr;
 }
 
-int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Go's url.Error Op: "Get", "Post", ...
 std::string url_error_op(std::string_view method) {
   std::string op(method);
@@ -72,28 +67,29 @@ std::string redacted(const Url& u) {
 
 }  // namespace
 
-void Transaction::start(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
-                        Completion done) {
-  auto t = std::make_shared<Transaction>(ctx, std::move(session), std::move(plan), std::move(done));
+void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done) {
+  auto t = std::make_shared<Transaction>(std::move(client), std::move(plan), std::move(done));
   t->self_ = t;
-  if (t->session_->closed()) {
-    t->fail("session closed");
+  if (t->client_->closed()) {
+    t->fail(make_error(ErrorCode::session_closed, "session closed"));
     return;
   }
-  t->session_->in_flight().insert(t.get());
+  t->client_->add(t.get());
   if (t->options_.timeout.count() > 0) {
     std::weak_ptr<Transaction> weak = t;
-    t->timeout_timer_ = ctx.reactor.add_timer(t->options_.timeout, [weak] {
+    t->timeout_timer_ = t->reactor_.add_timer(t->options_.timeout, [weak] {
       auto self = weak.lock();
       if (!self) return;
       self->timeout_timer_ = 0;
       bool reading_body = self->phase_ == Phase::body;
       if (reading_body) {
-        self->fail("context deadline exceeded (Client.Timeout or context cancellation while "
-                   "reading body)",
+        self->fail(make_error(ErrorCode::timeout,
+                              "context deadline exceeded (Client.Timeout or context cancellation while "
+                              "reading body)"),
                    false);
       } else {
-        self->fail("context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
+        self->fail(make_error(ErrorCode::timeout,
+                              "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
       }
     });
   }
@@ -101,9 +97,9 @@ void Transaction::start(TransactionContext ctx, std::shared_ptr<Session> session
   // straight onto the request otherwise.
   if (t->options_.use_cookie_jar) {
     if (!t->plan_.request_cookies.empty()) {
-      t->session_->with_jar([&](CookieJar& jar) {
+      t->client_->with_jar([&](CookieJar& jar) {
         jar.set_cookies(t->url_.scheme, t->url_.host(), t->url_.decoded_path(), t->plan_.request_cookies,
-                        unix_now());
+                        unix_seconds());
         return 0;
       });
     }
@@ -120,11 +116,10 @@ void Transaction::start(TransactionContext ctx, std::shared_ptr<Session> session
   t->begin_hop();
 }
 
-Transaction::Transaction(TransactionContext ctx, std::shared_ptr<Session> session,
-                         RequestPlan plan, Completion done)
-    : ctx_(ctx),
-      session_(std::move(session)),
-      options_(session_->options()),
+Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done)
+    : client_(std::move(client)),
+      reactor_(client_->reactor()),
+      options_(client_->options()),
       plan_(std::move(plan)),
       done_(std::move(done)) {
   url_ = plan_.url;
@@ -142,15 +137,15 @@ Transaction::Transaction(TransactionContext ctx, std::shared_ptr<Session> sessio
 }
 
 Transaction::~Transaction() {
-  if (timeout_timer_) ctx_.reactor.cancel_timer(timeout_timer_);
-  if (retry_timer_) ctx_.reactor.cancel_timer(retry_timer_);
+  if (timeout_timer_) reactor_.cancel_timer(timeout_timer_);
+  if (retry_timer_) reactor_.cancel_timer(retry_timer_);
 }
 
 std::string Transaction::url_error_prefix() const {
   return url_error_op(plan_.method) + " \"" + redacted(url_) + "\": ";
 }
 
-void Transaction::cancel(const std::string& reason) { fail(reason); }
+void Transaction::cancel(const Error& reason) { fail(reason); }
 
 void Transaction::begin_hop() {
   phase_ = Phase::connect;
@@ -163,23 +158,23 @@ void Transaction::begin_hop() {
   redirect_to_.reset();
 
   if (url_.scheme != "http" && url_.scheme != "https") {
-    fail("unsupported protocol scheme \"" + url_.scheme + "\"");
+    fail(make_error(ErrorCode::invalid_input, "unsupported protocol scheme \"" + url_.scheme + "\""));
     return;
   }
   if (url_.hostname.empty()) {
-    fail("http: no Host in request URL");
+    fail(make_error(ErrorCode::invalid_input, "http: no Host in request URL"));
     return;
   }
   if (url_.effective_port() == 0) {
-    fail("dial tcp: address " + url_.port + ": invalid port");
+    fail(make_error(ErrorCode::invalid_input, "dial tcp: address " + url_.port + ": invalid port"));
     return;
   }
   HeaderList headers = headers_;
   // The jar's cookies go after any Cookie header the caller set, as Go's
   // Request.AddCookie appends them.
   if (options_.use_cookie_jar) {
-    auto cookies = session_->with_jar([&](CookieJar& jar) {
-      return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_now());
+    auto cookies = client_->with_jar([&](CookieJar& jar) {
+      return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
     });
     if (!cookies.empty()) {
       std::string value = cookie_header_value(cookies);
@@ -219,7 +214,7 @@ void Transaction::begin_hop() {
   // Checked now, as Go's roundTrip does before it takes a connection; the
   // bytes are written only if the connection speaks HTTP/1.1.
   if (auto error = check_h1_request(req)) {
-    fail(error->message);
+    fail(*error);
     return;
   }
   h1_request_ = std::move(req);
@@ -230,7 +225,7 @@ void Transaction::begin_hop() {
 void Transaction::acquire_connection() {
   phase_ = Phase::connect;
   ++wait_generation_;  // earlier slot wake-ups are stale
-  ConnectionPool& pool = session_->pool();
+  ConnectionPool& pool = client_->pool();
   if (slot_wait_) pool.stop_waiting(slot_wait_);
   if (dialer_ && dial_key_ != origin_) {
     // A redirect to another origin: that dial is not needed any more
@@ -246,7 +241,7 @@ void Transaction::acquire_connection() {
       return;
     }
   }
-  if (!session_->ephemeral()) {
+  if (!client_->single_request()) {
     if (auto conn = pool.take(origin_)) {
       stop_waiting();
       send_on(std::move(conn));
@@ -265,7 +260,7 @@ void Transaction::acquire_connection() {
   // HTTP/1.1: from here on this request also takes a connection that
   // another request frees before its own is ready (Go's idleConnWait; not
   // with keep-alives off, as Go's queueForIdleConn).
-  if (!may_share_dial && !session_->ephemeral() && !options_.transport.disable_keep_alives && !h1_wait_) {
+  if (!may_share_dial && !client_->single_request() && !options_.transport.disable_keep_alives && !h1_wait_) {
     std::weak_ptr<Transaction> weak = weak_from_this();
     h1_wait_ = pool.wait_for_h1(origin_, [weak, &pool](std::unique_ptr<H1Connection> conn) {
       auto self = weak.lock();
@@ -303,15 +298,15 @@ void Transaction::acquire_connection() {
 }
 
 void Transaction::stop_waiting() {
-  if (h1_wait_) session_->pool().stop_waiting(h1_wait_);
-  if (slot_wait_) session_->pool().stop_waiting(slot_wait_);
+  if (h1_wait_) client_->pool().stop_waiting(h1_wait_);
+  if (slot_wait_) client_->pool().stop_waiting(slot_wait_);
 }
 
 void Transaction::drop_dial() {
   if (dialer_) {
     dialer_->cancel();
     std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
-    ctx_.reactor.post([doomed] {});
+    reactor_.post([doomed] {});
   }
   end_own_dial(nullptr);
   slot_.reset();
@@ -329,15 +324,25 @@ void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
 void Transaction::end_own_dial(const std::shared_ptr<H2Connection>& h2) {
   if (!owns_dial_) return;
   owns_dial_ = false;
-  session_->pool().end_dial(dial_key_, h2);
+  client_->pool().end_dial(dial_key_, h2);
 }
 
 void Transaction::connect_new() {
   phase_ = Phase::connect;
   dial_key_ = origin_;
+  TlsContext* tls = nullptr;
+  if (url_.scheme == "https") {
+    auto made = client_->tls_context();
+    if (!made) {
+      end_own_dial(nullptr);
+      fail(made.error());
+      return;
+    }
+    tls = *made;
+  }
   std::weak_ptr<Transaction> weak = weak_from_this();
   dialer_ = std::make_unique<ConnectionDialer>(
-      ctx_.reactor, ctx_.resolver, session_, options_, url_,
+      reactor_, client_->resolver(), tls, options_, url_,
       [weak](Result<DialedConnection> dialed) {
         if (auto self = weak.lock()) self->on_dialed(std::move(dialed));
       });
@@ -348,62 +353,57 @@ void Transaction::on_dialed(Result<DialedConnection> dialed) {
   // Destroyed later: we are inside the dialer's own callback.
   if (dialer_) {
     std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
-    ctx_.reactor.post([doomed] {});
+    reactor_.post([doomed] {});
   }
   if (phase_ != Phase::connect) {
     // This request took a connection another one freed while we dialed:
     // ours goes to the next waiter, or idle (Go's dialConnFor).
     ConnectionPool::Slot slot = std::move(slot_);
     if (!dialed) return;
-    if (dialed->alpn != "h2" && !session_->closed() && !session_->ephemeral()) {
+    if (dialed->alpn != "h2" && !client_->closed() && !client_->single_request()) {
       auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), dial_key_);
       conn->attach_slot(std::move(slot));
-      session_->pool().put(std::move(conn));
+      client_->pool().put(std::move(conn));
       return;
     }
     // Closed after the dialer's call returns.
     std::shared_ptr<Stream> doomed(std::move(dialed->stream));
     doomed->close();
-    ctx_.reactor.post([doomed] {});
+    reactor_.post([doomed] {});
     return;
   }
   stop_waiting();
   if (!dialed) {
     end_own_dial(nullptr);
-    fail(dialed.error().message);
+    fail(dialed.error());
     return;
   }
   if (dialed->alpn != "h2") {
-    if (url_.scheme == "https") session_->pool().note_http1(origin_);
+    if (url_.scheme == "https") client_->pool().note_http1(origin_);
     end_own_dial(nullptr);
     auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), origin_);
     conn->attach_slot(std::move(slot_));
     send_on(std::move(conn));
     return;
   }
-  auto fingerprint = session_->h2_fingerprint();
-  if (!fingerprint) {
-    end_own_dial(nullptr);
-    fail(fingerprint.error().message);
-    return;
-  }
+  const H2Fingerprint* fingerprint = &options_.h2;
   H2Limits limits;
-  limits.idle_timeout = session_->pool().idle_timeout();
+  limits.idle_timeout = client_->pool().idle_timeout();
   if (options_.transport.max_response_header_bytes > 0) {
     limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
   }
   limits.single_use = options_.transport.disable_keep_alives;
-  ConnectionPool* pool = &session_->pool();
-  auto h2 = H2Connection::create(ctx_.reactor, std::move(dialed->stream), origin_, **fingerprint, limits,
+  ConnectionPool* pool = &client_->pool();
+  auto h2 = H2Connection::create(reactor_, std::move(dialed->stream), origin_, *fingerprint, limits,
                                  [pool](H2Connection* c) { pool->forget_h2(c); });
   if (!h2) {
     end_own_dial(nullptr);
-    fail(h2.error().message);
+    fail(h2.error());
     return;
   }
   std::shared_ptr<H2Connection> conn = std::move(*h2);
   conn->attach_slot(std::move(slot_));
-  if (!session_->ephemeral() && !limits.single_use) session_->pool().add_h2(conn);
+  if (!client_->single_request() && !limits.single_use) client_->pool().add_h2(conn);
   send_on_h2(conn);
   // Requests that waited for this dial share the connection.
   end_own_dial(limits.single_use ? nullptr : conn);
@@ -420,18 +420,14 @@ void Transaction::send_on(std::unique_ptr<H1Connection> conn) {
                            : 0;
   auto bytes = write_h1_request(h1_request_);
   if (!bytes) {
-    fail(bytes.error().message);
+    fail(bytes.error());
     return;
   }
   conn_->start_exchange(*bytes, method_, max_header, read_buffer, this);
 }
 
 void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {
-  auto fingerprint = session_->h2_fingerprint();
-  if (!fingerprint) {
-    fail(fingerprint.error().message);
-    return;
-  }
+  const H2Fingerprint* fingerprint = &options_.h2;
   H2Request req;
   req.method = method_;
   req.scheme = url_.scheme;
@@ -439,12 +435,12 @@ void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {
   req.path = url_.request_uri();
   req.headers = h1_request_.headers;
   req.header_order = h1_request_.header_order;
-  req.pseudo_header_order = (*fingerprint)->pseudo_header_order;
+  req.pseudo_header_order = fingerprint->pseudo_header_order;
   req.add_accept_encoding = !h1_request_.extra_headers.empty();
   req.body = body_;
   auto block = h2_header_block(req);
   if (!block) {
-    fail(block.error().message);
+    fail(block.error());
     return;
   }
   h2_ = std::move(conn);
@@ -452,7 +448,7 @@ void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {
   auto id = h2_->submit(*block, body_, this);
   if (!id) {
     h2_.reset();
-    fail(id.error().message);
+    fail(id.error());
     return;
   }
   h2_stream_ = *id;
@@ -470,8 +466,8 @@ void Transaction::on_response_head(const ResponseHead& head) {
       if (auto c = parse_set_cookie(v)) cookies.push_back(std::move(*c));
     }
     if (!cookies.empty()) {
-      session_->with_jar([&](CookieJar& jar) {
-        jar.set_cookies(url_.scheme, url_.host(), url_.decoded_path(), cookies, unix_now());
+      client_->with_jar([&](CookieJar& jar) {
+        jar.set_cookies(url_.scheme, url_.host(), url_.decoded_path(), cookies, unix_seconds());
         return 0;
       });
     }
@@ -483,7 +479,8 @@ void Transaction::on_response_head(const ResponseHead& head) {
     if (loc != nullptr && !loc->empty()) {
       auto ref = parse_url(*loc);
       if (!ref) {
-        fail("failed to parse Location header \"" + *loc + "\": " + ref.error().message);
+        fail(make_error(ErrorCode::http_protocol,
+                        "failed to parse Location header \"" + *loc + "\": " + ref.error().message));
         return;
       }
       following_redirect_ = true;
@@ -520,14 +517,14 @@ void Transaction::release_connection(bool reusable) {
   }
   if (!conn_) return;
   std::unique_ptr<H1Connection> conn = std::move(conn_);
-  if (reusable && !session_->ephemeral() && !session_->closed() && conn->reusable()) {
-    session_->pool().put(std::move(conn));
+  if (reusable && !client_->single_request() && !client_->closed() && conn->reusable()) {
+    client_->pool().put(std::move(conn));
     return;
   }
   // Not from inside the connection's own call stack.
   std::shared_ptr<H1Connection> doomed(std::move(conn));
   doomed->abandon();
-  ctx_.reactor.post([doomed] {});
+  reactor_.post([doomed] {});
 }
 
 void Transaction::on_response_complete() {
@@ -549,7 +546,7 @@ void Transaction::on_response_error(const Error& error, bool retryable) {
       return;
     }
     std::weak_ptr<Transaction> weak = weak_from_this();
-    retry_timer_ = ctx_.reactor.add_timer(h2_retry_backoff(retry_number), [weak] {
+    retry_timer_ = reactor_.add_timer(h2_retry_backoff(retry_number), [weak] {
       auto self = weak.lock();
       if (!self) return;
       self->retry_timer_ = 0;
@@ -560,10 +557,12 @@ void Transaction::on_response_error(const Error& error, bool retryable) {
   if (phase_ == Phase::body) {
     // Upstream reads the body after Do returned, so a body error carries no
     // "failed to do request" prefix.
-    fail(error.message == "EOF" ? "unexpected EOF" : error.message, false);
+    Error e = error;
+    if (e.eof) e = make_error(ErrorCode::connection_closed, "unexpected EOF");
+    fail(std::move(e), false);
     return;
   }
-  fail(error.message);
+  fail(error);
 }
 
 void Transaction::after_response() {
@@ -573,7 +572,7 @@ void Transaction::after_response() {
   }
   if (redirects_ >= kMaxRedirects) {
     url_ = *redirect_to_;
-    fail("stopped after 10 redirects");
+    fail(make_error(ErrorCode::redirect_limit, "stopped after 10 redirects"));
     return;
   }
   ++redirects_;
@@ -610,16 +609,16 @@ void Transaction::finish_with_body() {
     if (auto e = decoder_->finish(body_bytes_)) decode_error_ = std::move(*e);
   }
   if (decode_error_) {
-    fail(decode_error_->message, false);
+    fail(*decode_error_, false);
     return;
   }
   Response base;
   base.id = plan_.id;
-  if (!session_->ephemeral()) base.session_id = session_->id();
+  base.session_id = plan_.session_id;
   std::optional<std::vector<Cookie>> jar_cookies;
   if (options_.use_cookie_jar) {
-    jar_cookies = session_->with_jar([&](CookieJar& jar) {
-      return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_now());
+    jar_cookies = client_->with_jar([&](CookieJar& jar) {
+      return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
     });
   }
   BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
@@ -631,19 +630,16 @@ void Transaction::finish_with_body() {
   auto r = build_response(std::move(base), head_, url_, std::move(body_bytes_), headers_dropped,
                           std::move(jar_cookies), delivery);
   if (!r) {
-    fail(r.error().message, false);
+    fail(r.error(), false);
     return;
   }
   complete(std::move(*r));
 }
 
-void Transaction::fail(const std::string& message, bool wrap_url) {
+void Transaction::fail(Error error, bool wrap_url) {
   if (phase_ == Phase::done) return;
-  std::string m = wrap_url ? "failed to do request: " + url_error_prefix() + message : message;
-  Response r = error_response(plan_.id,
-                              session_->ephemeral() ? std::nullopt
-                                                    : std::optional<std::string>(session_->id()),
-                              std::move(m));
+  if (wrap_url) error.message = "failed to do request: " + url_error_prefix() + error.message;
+  Response r = error_response(plan_.id, plan_.session_id, std::move(error));
   complete(std::move(r));
 }
 
@@ -652,11 +648,11 @@ void Transaction::complete(Response r) {
   phase_ = Phase::done;
   auto keep = std::move(self_);  // released when this function returns
   if (timeout_timer_) {
-    ctx_.reactor.cancel_timer(timeout_timer_);
+    reactor_.cancel_timer(timeout_timer_);
     timeout_timer_ = 0;
   }
   if (retry_timer_) {
-    ctx_.reactor.cancel_timer(retry_timer_);
+    reactor_.cancel_timer(retry_timer_);
     retry_timer_ = 0;
   }
   // A dial still running ends with the request, as upstream's request
@@ -664,8 +660,8 @@ void Transaction::complete(Response r) {
   drop_dial();
   stop_waiting();
   release_connection(false);
-  session_->in_flight().erase(this);
-  if (session_->ephemeral()) session_->pool().close_all();
+  client_->remove(this);
+  if (client_->single_request()) client_->pool().close_all();
   auto done = std::move(done_);
   done_ = nullptr;
   if (done) done(std::move(r));

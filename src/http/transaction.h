@@ -20,47 +20,27 @@
 #include "http/h2/h2_connection.h"
 #include "http/response.h"
 #include "net/dns_resolver.h"
-#include "session/session.h"
+#include "http/client.h"
+#include "http/request_plan.h"
 
 namespace tlsc {
 
-// What one request asks for, checked and normalised on the caller's thread.
-struct RequestPlan {
-  std::string id;
-  std::string method;
-  Url url;
-  HeaderList headers;
-  std::vector<std::string> header_order;  // lowercase
-  std::optional<std::string> body;
-  std::optional<std::string> host_override;
-  std::vector<Cookie> request_cookies;
-  bool is_byte_response = false;
-  std::optional<std::string> stream_output_path;
-  size_t stream_block_size = 1024;
-  std::optional<std::string> stream_eof_symbol;
-};
-
-struct TransactionContext {
-  Reactor& reactor;
-  DnsResolver& resolver;
-};
-
-class Transaction final : public ExchangeObserver, public std::enable_shared_from_this<Transaction> {
+class Transaction final : public ExchangeObserver,
+                          public ClientRequest,
+                          public std::enable_shared_from_this<Transaction> {
  public:
   using Completion = std::function<void(Response)>;
 
-  static void start(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
-                    Completion done);
-  // The session ended under us: finish now with an error.
-  void cancel(const std::string& reason);
+  static void start(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done);
+  // The client ended under us: finish now with an error.
+  void cancel(const Error& reason) override;
 
   void on_response_head(const ResponseHead& head) override;
   void on_response_body(std::string_view bytes) override;
   void on_response_complete() override;
   void on_response_error(const Error& error, bool retryable) override;
 
-  Transaction(TransactionContext ctx, std::shared_ptr<Session> session, RequestPlan plan,
-              Completion done);
+  Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done);
   ~Transaction();
 
  private:
@@ -79,12 +59,12 @@ class Transaction final : public ExchangeObserver, public std::enable_shared_fro
   void release_connection(bool reusable);
   void after_response();
   void finish_with_body();
-  void fail(const std::string& message, bool wrap_url = true);
+  void fail(Error error, bool wrap_url = true);
   void complete(Response r);
   std::string url_error_prefix() const;
 
-  TransactionContext ctx_;
-  std::shared_ptr<Session> session_;
+  std::shared_ptr<HttpClient> client_;
+  Reactor& reactor_;
   ClientOptions options_;
   RequestPlan plan_;
   Completion done_;

@@ -61,7 +61,7 @@ void TcpStream::flush() {
     }
     if (r.status == sock::IoResult::would_block) break;
     // Not from inside write(): the caller is in the middle of its own work.
-    fail_later(make_error(ErrorCode::io, "write tcp: " + sock::error_text(r.error)));
+    fail_later(make_error(ErrorCode::connection_closed, "write tcp: " + sock::error_text(r.error)));
     return;
   }
   if (out_offset_ == out_.size()) {
@@ -121,7 +121,7 @@ void TcpStream::on_io(uint32_t events) {
     case sock::IoResult::would_block:
       return;
     case sock::IoResult::failed:
-      fail(make_error(ErrorCode::io, "read tcp: " + sock::error_text(r.error)));
+      fail(make_error(ErrorCode::connection_closed, "read tcp: " + sock::error_text(r.error)));
       return;
   }
 }

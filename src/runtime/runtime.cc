@@ -36,7 +36,7 @@ Runtime& Runtime::get() {
   return *runtime;
 }
 
-Runtime::Runtime() : sessions_(reactor_) {
+Runtime::Runtime() {
   // As upstream's library does on load (Go's runtime).
   raise_open_file_limit();
   // c-ares state belongs to the loop thread: create it there.
@@ -46,6 +46,7 @@ Runtime::Runtime() : sessions_(reactor_) {
     ready.set_value();
   });
   ready.get_future().wait();
+  sessions_ = std::make_unique<SessionRegistry>(reactor_, *resolver_);
 }
 
 }  // namespace tlsc

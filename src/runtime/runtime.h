@@ -35,7 +35,7 @@ class Runtime {
 
   Reactor& reactor() { return reactor_; }
   DnsResolver& resolver() { return *resolver_; }  // loop thread only
-  SessionRegistry& sessions() { return sessions_; }
+  SessionRegistry& sessions() { return *sessions_; }
   CompletionQueue& completions() { return completions_; }
   ReturnedStrings& returned() { return returned_; }
 
@@ -44,7 +44,7 @@ class Runtime {
 
   Reactor reactor_;
   std::unique_ptr<DnsResolver> resolver_;
-  SessionRegistry sessions_;
+  std::unique_ptr<SessionRegistry> sessions_;
   CompletionQueue completions_;
   ReturnedStrings returned_;
 };

@@ -2,34 +2,26 @@
 
 namespace tlsc {
 
-Result<std::shared_ptr<Session>> SessionRegistry::acquire(const RequestInput& in) {
-  // Upstream rejects conflicting input before it looks for the session.
-  auto options = client_options_from_input(in);
-  if (!options) return options.error();
-  // A new client fails on a bad proxy URL; an existing one keeps its proxy
-  // (update_from_request).
-  auto new_options = [&]() -> Result<ClientOptions> {
-    ClientOptions o = *options;
-    if (auto e = set_proxy(o, o.proxy_url)) return *e;
-    return o;
-  };
-  std::string id = in.session_id.value_or("");
+Result<std::shared_ptr<Session>> SessionRegistry::acquire(const std::string& id, const ClientOptions& options,
+                                                          const ClientModification& modification) {
   if (!id.empty()) {
     std::lock_guard lock(mu_);
     if (auto it = sessions_.find(id); it != sessions_.end()) {
-      it->second->update_from_request(in);
+      it->second->client()->modify(modification);
       return it->second;
     }
   }
-  auto checked = new_options();
-  if (!checked) return checked.error();
-  auto session = std::make_shared<Session>(id, std::move(*checked), reactor_);
+  // A new client fails on a bad proxy URL; an existing one keeps its proxy.
+  ClientOptions checked = options;
+  if (auto e = set_proxy(checked, checked.proxy_url)) return *e;
+  auto session = std::make_shared<Session>(
+      id, std::make_shared<HttpClient>(reactor_, resolver_, std::move(checked), id.empty()));
   if (!id.empty()) {
     std::lock_guard lock(mu_);
     // Two threads may race to create the same session: the first one wins.
     auto [it, inserted] = sessions_.emplace(id, session);
     if (!inserted) {
-      it->second->update_from_request(in);
+      it->second->client()->modify(modification);
       return it->second;
     }
   }

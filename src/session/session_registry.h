@@ -1,4 +1,4 @@
-// sessionId → Session, shared by every caller thread.
+// sessionId -> Session, shared by every caller thread.
 #pragma once
 
 #include <memory>
@@ -13,18 +13,21 @@ namespace tlsc {
 
 class SessionRegistry {
  public:
-  explicit SessionRegistry(Reactor& reactor) : reactor_(reactor) {}
+  SessionRegistry(Reactor& reactor, DnsResolver& resolver) : reactor_(reactor), resolver_(resolver) {}
 
-  // Upstream's getTlsClient: an existing session is reused (its proxy and
-  // redirect policy updated from this request); otherwise a new one is built
-  // from the request and, when it has an id, remembered.
-  Result<std::shared_ptr<Session>> acquire(const RequestInput& in);
+  // Upstream's getTlsClient: an existing session is reused (modified by
+  // this request); otherwise a new one is made from `options` (its proxy URL
+  // checked) and, when it has an id, remembered. An empty id makes a client
+  // for one request, remembered nowhere.
+  Result<std::shared_ptr<Session>> acquire(const std::string& id, const ClientOptions& options,
+                                           const ClientModification& modification);
   std::shared_ptr<Session> find(const std::string& id);
   std::shared_ptr<Session> remove(const std::string& id);
   std::vector<std::shared_ptr<Session>> remove_all();
 
  private:
   Reactor& reactor_;
+  DnsResolver& resolver_;
   std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;
 };

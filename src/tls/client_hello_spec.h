@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "abi/request_input.h"
 #include "core/error.h"
 
 namespace tlsc {
@@ -53,11 +52,5 @@ struct ClientHelloSpec {
   EchGreaseSpec ech_grease;
   std::map<uint16_t, std::string> raw_extensions;  // bodies sent as given
 };
-
-// customTlsClient → spec, as upstream's GetSpecFactoryFromJa3String builds
-// it: the JA3 string gives the cipher suites, the extension order, the
-// groups and the point formats; the other fields fill their extensions.
-// Errors keep upstream's wording ("unknown extension with id 99 provided").
-Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& custom);
 
 }  // namespace tlsc

@@ -29,7 +29,7 @@ ClientHelloSpec restrict_to_http1(ClientHelloSpec spec) {
 
 std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& spec) {
   auto fail = [](const char* what) {
-    return make_error(ErrorCode::tls, std::string("tls: cannot apply the ClientHello spec: ") + what);
+    return make_error(ErrorCode::invalid_input, std::string("tls: cannot apply the ClientHello spec: ") + what);
   };
   auto has = [&](uint16_t e) {
     return std::find(spec.extensions.begin(), spec.extensions.end(), e) != spec.extensions.end();

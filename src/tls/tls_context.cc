@@ -107,13 +107,13 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
   std::unique_ptr<TlsContext> c(new TlsContext(std::move(options)));
   c->ctx_.reset(SSL_CTX_new(TLS_method()));
   if (!c->ctx_ || !configure_context(c->ctx_.get())) {
-    return make_error(ErrorCode::tls, "tls: cannot configure the client");
+    return make_error(ErrorCode::internal, "tls: cannot configure the client");
   }
   if (c->options_.insecure_skip_verify) {
     SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_NONE, nullptr);
   } else {
     X509_STORE* store = shared_trust_store();
-    if (store == nullptr) return make_error(ErrorCode::tls, "tls: cannot load the system roots");
+    if (store == nullptr) return make_error(ErrorCode::internal, "tls: cannot load the system roots");
     SSL_CTX_set_cert_store(c->ctx_.get(), store);
     SSL_CTX_set_verify(c->ctx_.get(), SSL_VERIFY_PEER, refuse_insecure_signatures);
   }
@@ -148,7 +148,7 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
     ticket_scope_ = ticket_scope;
   }
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx_.get()));
-  if (!ssl) return make_error(ErrorCode::tls, "tls: out of memory");
+  if (!ssl) return make_error(ErrorCode::internal, "tls: out of memory");
   std::string name = options_.server_name_overwrite.empty() ? host : options_.server_name_overwrite;
   // Go sends no SNI for an IP address, and verifies it against IP SANs.
   if (!is_ip_literal(name)) SSL_set_tlsext_host_name(ssl.get(), name.c_str());
@@ -156,7 +156,7 @@ Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host,
     X509_VERIFY_PARAM* param = SSL_get0_param(ssl.get());
     int ok = is_ip_literal(name) ? X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str())
                                  : X509_VERIFY_PARAM_set1_host(param, name.data(), name.size());
-    if (!ok) return make_error(ErrorCode::tls, "tls: invalid server name " + name);
+    if (!ok) return make_error(ErrorCode::invalid_input, "tls: invalid server name " + name);
   }
   if (is_ip_literal(name)) {
     // No SNI for an IP address (Chrome sends none either), so no
@@ -214,7 +214,7 @@ std::optional<Error> TlsContext::check_pins(const SSL* ssl, const std::string& h
   if (match) return std::nullopt;
   std::string list;
   for (size_t i = 0; i < found.size(); ++i) list += (i ? " " : "") + found[i];
-  return make_error(ErrorCode::tls, "bad ssl pin detected, found pins: [" + list + "]");
+  return make_error(ErrorCode::tls_pin, "bad ssl pin detected, found pins: [" + list + "]");
 }
 
 Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host, const TlsTrace* trace) {
@@ -247,11 +247,11 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
         why = std::string("x509: ") + X509_verify_cert_error_string(verify);
     }
     ERR_clear_error();
-    return make_error(ErrorCode::tls, "tls: failed to verify certificate: " + why);
+    return make_error(ErrorCode::tls_verify, "tls: failed to verify certificate: " + why);
   }
   if (ssl_error == SSL_ERROR_ZERO_RETURN) {  // close_notify: Go's io.EOF
     ERR_clear_error();
-    return make_error(ErrorCode::tls, "EOF");
+    return eof_error(ErrorCode::tls_handshake);
   }
   TlsFailure failure;
   failure.errors = drain_tls_errors();
@@ -263,7 +263,7 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     }
   }
   if (trace != nullptr) failure.trace = *trace;
-  return make_error(ErrorCode::tls, go_tls_error_text(failure));
+  return make_error(ErrorCode::tls_handshake, go_tls_error_text(failure));
 }
 
 }  // namespace tlsc

@@ -19,7 +19,6 @@
 namespace tlsc {
 
 struct TlsOptions {
-  std::string profile;
   bool insecure_skip_verify = false;
   std::string server_name_overwrite;  // SNI and verification name
   std::map<std::string, std::vector<std::string>> pins;  // certificatePinningHosts

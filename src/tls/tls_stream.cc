@@ -118,7 +118,8 @@ void TlsStream::on_stream_closed(const Error* error) {
   if (closed_) return;
   if (handshaking_) {
     fail(error ? *error
-               : make_error(ErrorCode::tls, at_record_boundary() ? "EOF" : "unexpected EOF"));
+               : at_record_boundary() ? eof_error(ErrorCode::tls_handshake)
+                                      : make_error(ErrorCode::tls_handshake, "unexpected EOF"));
     return;
   }
   // Decrypt what is still buffered, then report the close.

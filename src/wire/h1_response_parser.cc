@@ -21,8 +21,11 @@ constexpr int kMax1xxResponses = 5;
 constexpr size_t kInitialLineErrorLimit = 80;
 
 Error parse_error(std::string message) {
-  return make_error(ErrorCode::http_parse, std::move(message));
+  return make_error(ErrorCode::http_protocol, std::move(message));
 }
+
+// The connection ended before the message did: not malformed, cut short.
+Error closed_early(std::string message) { return make_error(ErrorCode::connection_closed, std::move(message)); }
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -677,7 +680,7 @@ std::optional<Error> H1ResponseParser::on_eof() {
       return std::nullopt;
     case State::status_line:
     case State::header_lines: {
-      if (bytes_seen_ == 0) return fail(make_error(ErrorCode::http_parse, "EOF"));
+      if (bytes_seen_ == 0) return fail(eof_error(ErrorCode::connection_closed));
       if (head_bytes_ >= head_limit_) return fail(parse_error(exceeded_message(head_limit_)));
       // bufio.ReadLine hands back an unterminated last line as a line, so Go
       // judges it (and the field it completes) before noticing the EOF.
@@ -692,22 +695,20 @@ std::optional<Error> H1ResponseParser::on_eof() {
           return fail(std::move(*e));
         }
       }
-      return fail(parse_error("unexpected EOF"));
+      return fail(closed_early("unexpected EOF"));
     }
     case State::body_length:
     case State::chunk_size:
-      return fail(parse_error("unexpected EOF"));
+      return fail(closed_early("unexpected EOF"));
     case State::chunk_data:
       // fhttp's chunked reader passes a mid-chunk io.EOF through, and the
       // trailer reader then finds nothing.
-      return fail(parse_error("http: unexpected EOF reading trailer"));
+      return fail(closed_early("http: unexpected EOF reading trailer"));
     case State::chunk_crlf:
-      return fail(parse_error(crlf_have_first_ ? "unexpected EOF"
-                                               : "http: unexpected EOF reading trailer"));
+      return fail(closed_early(crlf_have_first_ ? "unexpected EOF" : "http: unexpected EOF reading trailer"));
     case State::trailer:
-      return fail(parse_error(trailer_bytes_ < 2
-                                  ? "http: unexpected EOF reading trailer"
-                                  : "http: suspiciously long trailer after chunked body"));
+      return fail(trailer_bytes_ < 2 ? closed_early("http: unexpected EOF reading trailer")
+                                     : parse_error("http: suspiciously long trailer after chunked body"));
   }
   return std::nullopt;
 }

@@ -292,10 +292,12 @@ class TlsClientCtypes(unittest.TestCase):
             raw = request(bad)
             obj = json.loads(ctypes.string_at(raw).decode("utf-8"))
             self.assertEqual(obj["status"], 0, obj)
+            self.assertEqual(obj["errorCode"], "invalid_input", obj)
             self.assertTrue(obj["body"], obj)
             self.assertIsNone(freeMemory(obj["id"].encode()))
         r = call(payload("http://127.0.0.1:1/", timeout_seconds=5))
         self.assertEqual(r["status"], 0)
+        self.assertEqual(r["errorCode"], "connect")
         self.assertTrue(r["body"])
 
     def test_free_memory_unknown_and_twice(self):

@@ -194,6 +194,7 @@ describe('https through the library inside Node', { timeout: 120000 }, () => {
     try {
       const r = await withTimeout(requestOffThread(input(`https://127.0.0.1:${other.address().port}/`)), 20000);
       assert.equal(r.status, 0);
+      assert.equal(r.errorCode, 'tls_verify');
       assert.match(r.body, /tls: failed to verify certificate: x509: certificate signed by unknown authority/);
     } finally {
       other.closeAllConnections();

@@ -154,6 +154,7 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
       const dt = Date.now() - t0;
       const o = JSON.parse(s);
       assert.equal(o.status, 0, `input ${JSON.stringify(b)} -> ${s}`);
+      assert.equal(o.errorCode, 'invalid_input', `input ${JSON.stringify(b)} -> ${s}`);
       assert.ok(typeof o.body === 'string' && o.body.length > 0, `no reason for ${JSON.stringify(b)}: ${s}`);
       assert.ok(dt < 500, `requestAsync(${JSON.stringify(b)}) took ${dt} ms`);
     }
@@ -169,6 +170,7 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
     assert.equal(got.length, 1, 'no response');
     assert.equal(got[0].id, o.id);
     assert.equal(got[0].status, 0);
+    assert.equal(got[0].errorCode, 'connect');
     assert.ok(got[0].body.length > 0);
     lib.freeMemory(o.id); // allowed, does nothing
     assert.equal(lib.waitNext(0), '[]');

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "abi/request_input.h"
-#include "tls/client_hello_spec.h"
+#include "abi/custom_tls_client.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -76,8 +76,10 @@ TEST_CASE("setNotify wakes the caller once per filled queue, and stops after NUL
 TEST_CASE("bad input to requestAsync answers at once and queues nothing", "[async][bad]") {
   json r = json::parse(lib().requestAsync(const_cast<char*>("{oops")));
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
   r = json::parse(lib().requestAsync(nullptr));
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
   CHECK(std::string(lib().waitNext(0)) == "[]");
 }
 
@@ -90,6 +92,7 @@ TEST_CASE("an async request of a destroyed session finishes with an error", "[as
   REQUIRE(batch.size() == 1);
   CHECK(batch[0]["id"] == id);
   CHECK(batch[0]["status"] == 0);
+  CHECK(batch[0]["errorCode"] == "session_closed");
   CHECK(batch[0]["body"].get<std::string>().find("session closed") != std::string::npos);
 }
 

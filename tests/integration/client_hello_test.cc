@@ -27,6 +27,7 @@ std::vector<json> capture(const std::vector<json>& inputs) {
     json r = call(in);
     INFO(r["body"].get<std::string>());
     CHECK(r["status"] == 0);  // the capture server hangs up after the hello
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(r["body"].get<std::string>().find("spec") == std::string::npos);
   }
   std::vector<json> out;

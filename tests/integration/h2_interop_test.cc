@@ -387,6 +387,7 @@ TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only",
   REQUIRE_FALSE(rs[20].is_null());
   INFO(rs[20].dump());
   CHECK(rs[20]["status"] == 0);
+  CHECK(rs[20]["errorCode"] == "stream_reset");
   std::string body = rs[20]["body"];
   CHECK(std::regex_search(body, std::regex("stream error: stream ID [0-9]+; INTERNAL_ERROR; received from peer")));
   CHECK(body.starts_with("failed to do request: "));
@@ -502,6 +503,7 @@ TEST_CASE("node h2: a connection that dies mid-request fails that request, and t
   double took = seconds_since(t0);
   INFO(r.dump() << "\ntook " << took << " s");
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "connection_closed");
   CHECK(r["body"].get<std::string>().starts_with("failed to do request: "));
   CHECK(took < 5.0);  // seen at once, not by the timeout
   json b = get(node_main() + "/hello", {{"sessionId", session}});
@@ -558,6 +560,7 @@ TEST_CASE("node h2: a request that times out cancels its stream; the connection 
   double took = seconds_since(t0);
   INFO(r.dump() << "\ntook " << took << " s");
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "timeout");
   CHECK(took < 2.0);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   json after = stats(node_main(), "node-timeout-stats");
@@ -788,6 +791,7 @@ TEST_CASE("a GOAWAY then close under an accepted request fails with Go's GoAwayE
   json r = get(node_main() + "/kill", {{"sessionId", session}, {"timeoutSeconds", 10}});
   INFO(r.dump());
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "connection_closed");
   std::string body = r["body"];
   CHECK(std::regex_search(
       body, std::regex("^failed to do request: Get \"https://127\\.0\\.0\\.1:[0-9]+/kill\": http2: server sent GOAWAY "

@@ -172,6 +172,7 @@ TEST_CASE("profiles: every built-in profile sends upstream's ClientHello", "[pro
     json r = request(cap.url(), {{"tlsClientIdentifier", name}});
     INFO(name << ": " << r["body"]);
     CHECK(r["status"] == 0);  // the capture server hangs up after the hello
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(r["body"].get<std::string>().find("spec") == std::string::npos);
     order.push_back(name);
   }

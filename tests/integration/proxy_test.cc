@@ -80,6 +80,14 @@ std::string failure(const std::string& url, const std::string& why) {
   return "failed to do request: Get \"" + url + "\": " + why;
 }
 
+// A failure of that kind with that text.
+void check_failure(const json& r, const std::string& code, const std::string& text) {
+  INFO(r.dump());
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == code);
+  CHECK(r["body"] == text);
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path);
   std::stringstream ss;
@@ -101,9 +109,9 @@ TEST_CASE("proxy: squid without and with Basic auth", "[proxy]") {
   Server authed = start({"bash", kProxies + "squid.sh", "alice", "s3cret"});
   check_both_targets("http://alice:s3cret@" + authed.addr());
   json r = get(https_url(), "http://" + authed.addr());
-  CHECK(body(r) == failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth", failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
   r = get(http_url(), "http://alice:wrong@" + authed.addr());
-  CHECK(body(r) == failure(http_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth", failure(http_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
 }
 
 TEST_CASE("proxy: tinyproxy without and with Basic auth", "[proxy]") {
@@ -113,7 +121,7 @@ TEST_CASE("proxy: tinyproxy without and with Basic auth", "[proxy]") {
   check_both_targets("http://alice:s3cret@" + authed.addr());
   // tinyproxy answers bad proxy credentials with 401, not 407.
   json r = get(https_url(), "http://alice:nope@" + authed.addr());
-  CHECK(body(r) == failure(https_url(), "Proxy responded with non 200 code: 401 Unauthorized"));
+  check_failure(r, "proxy", failure(https_url(), "Proxy responded with non 200 code: 401 Unauthorized"));
 }
 
 TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the target)", "[proxy]") {
@@ -133,7 +141,7 @@ TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the t
                    "\r\nProxy-Authorization: Basic YWxpY2U6czNjcmV0\r\nUser-Agent: Go-http-client/1.1\r\n"
                    "X-Tunnel: yes\r\n\r\n") != std::string::npos);
   r = get(https_url(), "https://" + p.addr());
-  CHECK(body(r) == failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth", failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
   std::remove(log.c_str());
 
   // A proxy whose certificate does not name it fails verification, even
@@ -142,6 +150,7 @@ TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the t
                         cert_dir() + "/wronghost.key"});
   r = get(https_url(), "https://" + wrong.addr(), {{"insecureSkipVerify", true}});
   INFO(body(r));
+  CHECK(r["errorCode"] == "tls_verify");
   CHECK(body(r).starts_with(failure(https_url(), "tls: failed to verify certificate: x509: ")));
 }
 
@@ -157,15 +166,15 @@ TEST_CASE("proxy: Dante for SOCKS5 and SOCKS4, and its refusals", "[proxy]") {
 
   std::string blocked = "http://127.0.0.1:" + std::to_string(blocked_target.port) + "/";
   r = get(blocked, "socks5://" + d.addr());
-  CHECK(body(r) == failure(blocked, "socks connect tcp " + d.addr() + "->127.0.0.1:" +
+  check_failure(r, "proxy", failure(blocked, "socks connect tcp " + d.addr() + "->127.0.0.1:" +
                                         std::to_string(blocked_target.port) +
                                         ": unknown error connection not allowed by ruleset"));
   r = get(blocked, "socks4://" + d.addr());
-  CHECK(body(r) == failure(blocked, "connection to remote host was rejected"));
+  check_failure(r, "proxy", failure(blocked, "connection to remote host was rejected"));
   // Nothing listens on port 1: the proxy says so.
   std::string closed = "http://127.0.0.1:1/";
   r = get(closed, "socks5://" + d.addr());
-  CHECK(body(r) == failure(closed, "socks connect tcp " + d.addr() + "->127.0.0.1:1: unknown error connection refused"));
+  check_failure(r, "proxy", failure(closed, "socks connect tcp " + d.addr() + "->127.0.0.1:1: unknown error connection refused"));
 }
 
 TEST_CASE("proxy: microsocks with user and password", "[proxy]") {
@@ -173,9 +182,9 @@ TEST_CASE("proxy: microsocks with user and password", "[proxy]") {
   check_both_targets("socks5://bob:pw@" + m.addr());
   std::string prefix = "socks connect tcp " + m.addr() + "->" + https_target().addr() + ": ";
   json r = get(https_url(), "socks5://bob:wrong@" + m.addr());
-  CHECK(body(r) == failure(https_url(), prefix + "username/password authentication failed"));
+  check_failure(r, "proxy_auth", failure(https_url(), prefix + "username/password authentication failed"));
   r = get(https_url(), "socks5://" + m.addr());
-  CHECK(body(r) == failure(https_url(), prefix + "no acceptable authentication methods"));
+  check_failure(r, "proxy_auth", failure(https_url(), prefix + "no acceptable authentication methods"));
 }
 
 TEST_CASE("proxy: SOCKS4a sends the name for the proxy to resolve", "[proxy]") {
@@ -193,25 +202,22 @@ TEST_CASE("proxy: failures each have their own text", "[proxy]") {
     Server gone = start({"python3", kProxies + "bad_proxy.py", "drop"});
     std::string addr = gone.addr();
     gone.child.reset();  // the port is free again
-    CHECK(body(get(url, "http://" + addr)) == failure(url, "dial tcp " + addr + ": connect: connection refused"));
-    CHECK(body(get(url, "socks5://" + addr)) ==
-          failure(url, "socks connect tcp " + addr + "->" + https_target().addr() + ": dial tcp " + addr +
+    check_failure(get(url, "http://" + addr), "connect", failure(url, "dial tcp " + addr + ": connect: connection refused"));
+    check_failure(get(url, "socks5://" + addr), "connect", failure(url, "socks connect tcp " + addr + "->" + https_target().addr() + ": dial tcp " + addr +
                            ": connect: connection refused"));
-    CHECK(body(get(url, "socks4://" + addr)) ==
-          failure(url, "socks4 dial: dial tcp " + addr + ": connect: connection refused"));
+    check_failure(get(url, "socks4://" + addr), "connect", failure(url, "socks4 dial: dial tcp " + addr + ": connect: connection refused"));
   }
   SECTION("the proxy hangs up during CONNECT") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "drop"});
-    CHECK(body(get(url, "http://" + p.addr())) == failure(url, "unexpected EOF"));
+    check_failure(get(url, "http://" + p.addr()), "proxy", failure(url, "unexpected EOF"));
   }
   SECTION("the proxy refuses CONNECT") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "status", "HTTP/1.1 403 Forbidden"});
-    CHECK(body(get(url, "http://" + p.addr())) == failure(url, "Proxy responded with non 200 code: 403 Forbidden"));
+    check_failure(get(url, "http://" + p.addr()), "proxy", failure(url, "Proxy responded with non 200 code: 403 Forbidden"));
   }
   SECTION("the proxy does not speak HTTP") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "garbage"});
-    CHECK(body(get(url, "http://" + p.addr())) ==
-          failure(url, "malformed HTTP status code \"this\""));
+    check_failure(get(url, "http://" + p.addr()), "proxy", failure(url, "malformed HTTP status code \"this\""));
   }
   SECTION("SOCKS5 failure codes") {
     std::string target = https_target().addr();
@@ -219,31 +225,26 @@ TEST_CASE("proxy: failures each have their own text", "[proxy]") {
              {1, "general SOCKS server failure"}, {3, "network unreachable"}, {4, "host unreachable"},
              {6, "TTL expired"}, {7, "command not supported"}, {8, "address type not supported"}}) {
       Server p = start({"python3", kProxies + "bad_proxy.py", "socks5-code", std::to_string(code)});
-      CHECK(body(get(url, "socks5://" + p.addr())) ==
-            failure(url, "socks connect tcp " + p.addr() + "->" + target + ": unknown error " + text));
+      check_failure(get(url, "socks5://" + p.addr()), "proxy", failure(url, "socks connect tcp " + p.addr() + "->" + target + ": unknown error " + text));
     }
     Server drop = start({"python3", kProxies + "bad_proxy.py", "socks5-drop"});
-    CHECK(body(get(url, "socks5://" + drop.addr())) ==
-          failure(url, "socks connect tcp " + drop.addr() + "->" + target + ": EOF"));
+    check_failure(get(url, "socks5://" + drop.addr()), "proxy", failure(url, "socks connect tcp " + drop.addr() + "->" + target + ": EOF"));
   }
   SECTION("SOCKS4 ident") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "socks4-code", "92"});
-    CHECK(body(get(url, "socks4a://" + p.addr())) == failure(url, "valid ident required"));
+    check_failure(get(url, "socks4a://" + p.addr()), "proxy", failure(url, "valid ident required"));
   }
   SECTION("a SOCKS proxy URL without a port") {
-    CHECK(body(get(url, "socks5://127.0.0.1")) ==
-          failure(url, "socks connect tcp: dial tcp: address 127.0.0.1: missing port in address"));
+    check_failure(get(url, "socks5://127.0.0.1"), "invalid_input", failure(url, "socks connect tcp: dial tcp: address 127.0.0.1: missing port in address"));
   }
 }
 
 TEST_CASE("proxy: bad proxy URLs fail before any connection, in upstream's words", "[proxy]") {
   const std::string pre = "failed to build client out of request input: ";
-  CHECK(body(get(http_url(), "127.0.0.1:3128")) ==
-        pre + "parse \"127.0.0.1:3128\": first path segment in URL cannot contain colon");
-  CHECK(body(get(http_url(), "localhost:3128")) ==
-        pre + "invalid url `localhost:3128`, make sure to specify full url like "
+  check_failure(get(http_url(), "127.0.0.1:3128"), "invalid_input", pre + "parse \"127.0.0.1:3128\": first path segment in URL cannot contain colon");
+  check_failure(get(http_url(), "localhost:3128"), "invalid_input", pre + "invalid url `localhost:3128`, make sure to specify full url like "
               "https://username:password@hostname.com:443/");
-  CHECK(body(get(http_url(), "ftp://127.0.0.1:21")) == pre + "scheme ftp is not supported");
+  check_failure(get(http_url(), "ftp://127.0.0.1:21"), "invalid_input", pre + "scheme ftp is not supported");
   // An existing session keeps its proxy when a request names a bad one
   // (upstream's SetProxy rolls back).
   json ok = get(http_url(), "", {{"sessionId", "proxy-bad-url"}});
@@ -311,7 +312,7 @@ TEST_CASE("proxy: the timeout covers the proxy's handshake", "[proxy]") {
              {"proxyUrl", "http://" + p.addr()}};
   json r = call(in);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  CHECK(body(r) == failure(https_url(), "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
+  check_failure(r, "timeout", failure(https_url(), "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
   CHECK(ms < 3000);
 }
 
@@ -351,6 +352,7 @@ TEST_CASE("proxy: the target sees the same ClientHello through a proxy as withou
     if (!proxy.empty()) in["proxyUrl"] = proxy;
     json r = call(in);
     CHECK(r["status"] == 0);  // the capture server hangs up after the hello
+    CHECK(r["errorCode"] == "tls_handshake");
   }
   std::vector<json> records;
   std::ifstream f(log);
@@ -395,7 +397,7 @@ TEST_CASE("proxy: localAddress and disableIPV6 apply to the connection to the pr
   json r = get(https_url(), "http://" + p.addr(), {{"localAddress", "127.0.0.1"}});
   CHECK(r["status"] == 200);
   r = get(https_url(), "http://" + p.addr(), {{"localAddress", "[::1]:0"}});
-  CHECK(body(r) == failure(https_url(), "dial tcp " + p.addr() + ": bind: address family mismatch with local address"));
+  check_failure(r, "connect", failure(https_url(), "dial tcp " + p.addr() + ": bind: address family mismatch with local address"));
   r = get(https_url(), "http://[::1]:" + std::to_string(p.port), {{"disableIPV6", true}});
-  CHECK(body(r) == failure(https_url(), "dial tcp: address ::1: no suitable address found"));
+  check_failure(r, "dns", failure(https_url(), "dial tcp: address ::1: no suitable address found"));
 }

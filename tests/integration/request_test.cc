@@ -86,6 +86,7 @@ TEST_CASE("POST sends the body with Content-Length; isByteRequest decodes base64
   r = call({{"requestUrl", h1_servers().http + "/echo"}, {"requestMethod", "POST"},
             {"requestBody", "not base64!"}, {"isByteRequest", true}});
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
   CHECK(r["body"].get<std::string>().starts_with("failed to base64 decode request body: illegal base64 data at input byte"));
 }
 
@@ -168,6 +169,7 @@ TEST_CASE("a redirect's Set-Cookie is stored and sent on the next hop", "[h1][re
 TEST_CASE("a redirect loop stops after 10 redirects", "[h1][redirect][bad]") {
   json r = get(h1_servers().http + "/loop", {{"followRedirects", true}});
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "redirect_limit");
   CHECK(r["body"] == "failed to do request: Get \"" + h1_servers().http + "/loop\": stopped after 10 redirects");
 }
 
@@ -192,6 +194,7 @@ TEST_CASE("gzip, deflate (zlib and raw), br and zstd bodies are decoded", "[h1][
 TEST_CASE("a Content-Encoding that does not decode is a status-0 error", "[h1][decode][bad]") {
   json r = get(h1_servers().http + "/bad-gzip");
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "decode");
   CHECK(r["body"].get<std::string>().find("gzip") != std::string::npos);
 }
 
@@ -256,9 +259,11 @@ TEST_CASE("localAddress binds the socket; disableIPV4/6 filter addresses", "[h1]
   CHECK(json::parse(r["body"].get<std::string>())["remote"] == "127.0.0.3");
   r = get(h1_servers().http + "/echo", {{"localAddress", "not-an-address"}});
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
   CHECK(r["body"].get<std::string>().find("failed to resolve tcp address from local not-an-address address") != std::string::npos);
   r = get(h1_servers().http + "/echo", {{"disableIPV4", true}});
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "dns");
   CHECK(r["body"].get<std::string>().find("no suitable address") != std::string::npos);
   // localhost is 127.0.0.1 only here: with IPv6 off it still works.
   std::string port = h1_servers().http.substr(h1_servers().http.rfind(':') + 1);

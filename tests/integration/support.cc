@@ -1,5 +1,9 @@
 #include "support.h"
 
+#include <catch2/catch.hpp>
+
+#include <set>
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -65,11 +69,29 @@ const Library& lib() {
   return l;
 }
 
+void check_response_shape(const json& r) {
+  // Every failure names its kind; a success has none.
+  static const std::set<std::string> kCodes = {
+      "invalid_input", "dns",          "connect",        "proxy",         "proxy_auth",
+      "tls_handshake", "tls_verify",   "tls_pin",        "timeout",       "redirect_limit",
+      "http_protocol", "h2_protocol",  "stream_reset",   "connection_closed", "decode",
+      "file",          "cancelled",    "session_closed", "internal"};
+  if (!r.is_object() || !r.contains("status")) return;
+  INFO(r.dump().substr(0, 2000));
+  if (r["status"] == 0) {
+    REQUIRE(r.contains("errorCode"));
+    CHECK(kCodes.count(r["errorCode"].get<std::string>()) == 1);
+  } else {
+    CHECK_FALSE(r.contains("errorCode"));
+  }
+}
+
 json call_fn(char* (*fn)(char*), const json& input) {
   std::string text = input.dump();
   char* out = fn(text.data());
   if (out == nullptr) throw std::runtime_error("library returned NULL");
   json r = json::parse(out);
+  check_response_shape(r);
   if (r.contains("id") && r["id"].is_string()) {
     std::string id = r["id"];
     lib().freeMemory(id.data());
@@ -83,6 +105,7 @@ json call_raw(const char* text) {
   char* out = lib().request(const_cast<char*>(text));
   if (out == nullptr) throw std::runtime_error("library returned NULL");
   json r = json::parse(out);
+  check_response_shape(r);
   std::string id = r.value("id", "");
   lib().freeMemory(id.data());
   return r;

@@ -28,6 +28,10 @@ const std::string& cert_dir();
 // Loaded once per process from TLSC_LIBRARY_PATH.
 const Library& lib();
 
+// A status-0 response carries a known errorCode and nothing else does.
+// call(), call_raw() and call_fn() check every response they return.
+void check_response_shape(const json& r);
+
 // Calls request() and frees the result, as every binding does.
 json call(const json& input);
 json call_raw(const char* text);  // the exact bytes, or nullptr

@@ -248,6 +248,7 @@ TEST_CASE("tls-peers: gnutls-serv that requires a client certificate fails clean
     json r = req("GET", s.url + "/", {{"timeoutSeconds", 5}});
     INFO(r.dump());
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(body(r) == "failed to do request: Get \"" + s.url + "/\": " + v.text);
     CHECK(seconds_since(t0) < 6);
   }
@@ -434,12 +435,14 @@ TEST_CASE("tls-peers: a misbehaving TLS server gets Go's error text, no hang", "
     double took = seconds_since(t0);
     INFO(r.dump());
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(body(r) == want);
     CHECK(took < 4.0);  // refused at once, not by the 5 s timeout
     // The same through a session, twice: nothing is left half-open.
     for (int i = 0; i < 2; ++i) {
       json q = req("GET", s.url + "/", {{"timeoutSeconds", 5}, {"sessionId", "bad-tls"}});
       CHECK(q["status"] == 0);
+      CHECK(q["errorCode"] == "tls_handshake");
       CHECK(body(q) == want);
     }
     end_session("bad-tls");
@@ -456,6 +459,7 @@ TEST_CASE("tls-peers: a server that closes mid-record or at a record boundary", 
     json r = req("GET", s.url + "/", {{"timeoutSeconds", 5}});
     INFO(r.dump());
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(body(r) == "failed to do request: Get \"" + s.url + "/\": " +
                          (std::string(mode) == "truncated" ? "unexpected EOF" : "EOF"));
     CHECK(seconds_since(t0) < 4.0);
@@ -469,6 +473,7 @@ TEST_CASE("tls-peers: a TLS server that never answers the ClientHello ends with 
   double took = seconds_since(t0);
   INFO(r.dump());
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "timeout");
   CHECK(has(r, "Client.Timeout exceeded"));
   CHECK(took >= 1.5);
   CHECK(took < 4.0);

@@ -109,6 +109,7 @@ TEST_CASE("tls: Ed25519 and RSA-PSS-key certificates fail as they fail for Chrom
       auto s = s_server(cert, {version});
       json r = get(s.url);
       CHECK(r["status"] == 0);
+      CHECK(r["errorCode"] == "tls_handshake");
       CHECK(r["body"] == go_error(s.url, "remote error: tls: handshake failure"));
     }
   }
@@ -124,6 +125,7 @@ TEST_CASE("tls: an RSA-PSS (id-RSASSA-PSS) key sent to a profile that offers rsa
     INFO("insecureSkipVerify " << insecure);
     json r = get(s.url, {{"tlsClientIdentifier", "cloudscraper"}, {"insecureSkipVerify", insecure}});
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(r["body"] == go_error(s.url, "tls: server's certificate contains an unsupported type of public key: <nil>"));
   }
 }
@@ -146,6 +148,7 @@ TEST_CASE("tls: no common cipher suite or version: the server's alert, in Go's w
     auto s = s_server("good", c.server);
     json r = get(s.url, c.extra);
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(r["body"] == go_error(s.url, c.text));
   }
 }
@@ -165,6 +168,7 @@ TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes th
     if (std::string(c.url_host) == "localhost-alias") extra["serverNameOverwrite"] = "other.example";
     json r = get(url, extra);
     CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "tls_verify");
     CHECK(r["body"].get<std::string>().find("tls: failed to verify certificate: ") != std::string::npos);
     CHECK(r["body"].get<std::string>().find(c.expect) != std::string::npos);
     extra["insecureSkipVerify"] = true;
@@ -177,6 +181,7 @@ TEST_CASE("tls: a leaf signed with SHA-1 is refused as Go refuses it; insecureSk
   auto s = s_server("sha1", {"-tls1_3", "-cipher", "DEFAULT:@SECLEVEL=0"});
   json r = get(s.url);
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "tls_verify");
   CHECK(r["body"] == go_error(s.url, "tls: failed to verify certificate: x509: certificate signed by unknown "
                                      "authority (possibly because of \"x509: cannot verify signature: insecure "
                                      "algorithm SHA1-RSA\" while trying to verify candidate authority certificate "
@@ -195,6 +200,7 @@ TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]"
   CHECK(r["status"] == 200);
   r = get("https://localhost:" + port, {{"serverNameOverwrite", "wrong.example"}});
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "tls_verify");
 }
 
 TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSkipVerify does not pass", "[tls][bad]") {
@@ -211,6 +217,7 @@ TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSki
   json bad = get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}},
                          {"insecureSkipVerify", true}});
   CHECK(bad["status"] == 0);
+  CHECK(bad["errorCode"] == "tls_pin");
   CHECK(bad["body"].get<std::string>().find("bad ssl pin detected, found pins: [" + pin) != std::string::npos);
   // A pin for another host does not apply.
   CHECK(get(s.url, {{"certificatePinningHosts", {{"*.example.com", {"AAAA"}}}}})["status"] == 200);
@@ -239,6 +246,7 @@ TEST_CASE("tls: a plain-text server: Go's first-record text", "[tls][bad]") {
   std::string url = "https://" + http.substr(http.find("://") + 3) + "/";
   json r = get(url);
   CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "tls_handshake");
   CHECK(r["body"] == go_error(url, "tls: first record does not look like a TLS handshake"));
 }
 
@@ -263,6 +271,7 @@ TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519 (TLS
     // Without Ed25519 in the list the server has nothing to sign with.
     custom["supportedSignatureAlgorithms"] = {"ECDSAWithP256AndSHA256", "PSSWithSHA256"};
     r = get(s.url, {{"customTlsClient", custom}});
+    CHECK(r["errorCode"] == "tls_handshake");
     CHECK(r["body"] == go_error(s.url, "remote error: tls: handshake failure"));
   }
 }
@@ -336,6 +345,7 @@ TEST_CASE("tls: a server signature that does not verify: Go's text for its key t
       auto s = bssl_server(args, c.cert);
       json r = get(s.url);
       CHECK(r["status"] == 0);
+      CHECK(r["errorCode"] == "tls_handshake");
       CHECK(r["body"] == go_error(s.url, std::string("tls: invalid signature by the server certificate: ") + c.why));
     }
   }
@@ -346,6 +356,7 @@ TEST_CASE("tls: a server signature that does not verify: Go's text for its key t
                  {"keyShareCurves", {"X25519"}},
                  {"alpnProtocols", {"http/1.1"}}};
   json r = get(s.url, {{"customTlsClient", custom}});
+  CHECK(r["errorCode"] == "tls_handshake");
   CHECK(r["body"] == go_error(s.url, "tls: invalid signature by the server certificate: Ed25519 verification failure"));
 }
 
@@ -427,5 +438,6 @@ TEST_CASE("tls: a server that answered our record_size_limit and sends larger re
   json bad = get(rogue.url, {{"customTlsClient", custom}});
   INFO(bad.dump());
   CHECK(bad["status"] == 0);
+  CHECK(bad["errorCode"] == "tls_handshake");
   CHECK(bad["body"].get<std::string>().find("record_size_limit 1024") != std::string::npos);
 }

@@ -41,7 +41,7 @@ Outcome run(std::string_view method, std::string_view wire, bool eof, size_t ste
     const std::string_view piece = wire.substr(pos, step);
     auto r = p.feed(piece, o.body);
     if (!r.ok()) {
-      CHECK(r.error().code == tlsc::ErrorCode::http_parse);
+      CHECK(r.error().code == tlsc::ErrorCode::http_protocol);
       o.error = r.error().message;
       break;
     }

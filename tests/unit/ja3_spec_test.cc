@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "tls/client_hello_spec.h"
+#include "abi/custom_tls_client.h"
 
 using tlsc::CustomTlsClientInput;
 using tlsc::spec_from_custom_tls_client;

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string_view>
+
 #include "abi/json_writer.h"
 #include "core/base64.h"
 
@@ -23,9 +26,18 @@ TEST_CASE("json: a response in upstream's field order", "[json]") {
   r.cookies->push_back({"c", "d"});
   CHECK(tlsc::response_to_json(r) ==
         R"({"cookies":{"c":"d"},"headers":{"A":["1","2"]},"id":"i","body":"b","sessionId":"s","target":"http://x/","usedProtocol":"HTTP/1.1","status":200})");
-  auto e = tlsc::error_response("i", std::nullopt, "bad");
+  auto e = tlsc::error_response("i", std::nullopt, tlsc::make_error(tlsc::ErrorCode::tls_verify, "bad"));
   CHECK(tlsc::response_to_json(e) ==
-        R"({"cookies":null,"headers":null,"id":"i","body":"bad","target":"","usedProtocol":"","status":0})");
+        R"({"cookies":null,"headers":null,"id":"i","body":"bad","target":"","usedProtocol":"","status":0,"errorCode":"tls_verify"})");
+}
+
+TEST_CASE("error codes: every code has its own stable name", "[json]") {
+  std::set<std::string_view> names;
+  for (int c = 0; c <= static_cast<int>(tlsc::ErrorCode::internal); ++c) {
+    names.insert(tlsc::error_code_name(static_cast<tlsc::ErrorCode>(c)));
+  }
+  CHECK(names.size() == static_cast<size_t>(tlsc::ErrorCode::internal) + 1);
+  CHECK(tlsc::error_code_name(tlsc::ErrorCode::session_closed) == "session_closed");
 }
 
 TEST_CASE("base64: Go's StdEncoding, strict", "[base64]") {

@@ -130,7 +130,10 @@ std::optional<Error> HttpConnectHandshake::feed(std::string_view in, std::string
     } else if (line.empty()) {
       // The head is complete. Upstream accepts exactly 200.
       if (status_ != 200) {
-        return fail(proxy_error("Proxy responded with non 200 code: " + status_text_));
+        // 407: the proxy wants (other) credentials.
+        Error e = proxy_error("Proxy responded with non 200 code: " + status_text_);
+        if (status_ == 407) e.code = ErrorCode::proxy_auth;
+        return fail(std::move(e));
       }
       done_ = true;
       leftover_.assign(in);

@@ -84,7 +84,7 @@ void ProxyDialer::start() {
                            : "invalid port";
     reactor_.post([this, alive, what] {
       if (*alive) {
-        fail_dial(make_error(ErrorCode::connect, "dial tcp: address " + proxy_.host_port + ": " + what));
+        fail_dial(make_error(ErrorCode::invalid_input, "dial tcp: address " + proxy_.host_port + ": " + what));
       }
     });
     return;

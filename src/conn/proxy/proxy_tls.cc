@@ -35,14 +35,14 @@ SSL_CTX* proxy_context() {
 
 Result<bssl::UniquePtr<SSL>> new_proxy_tls_connection(const std::string& hostname) {
   SSL_CTX* ctx = proxy_context();
-  if (ctx == nullptr) return make_error(ErrorCode::tls, "tls: cannot load the system roots");
+  if (ctx == nullptr) return make_error(ErrorCode::internal, "tls: cannot load the system roots");
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx));
-  if (!ssl) return make_error(ErrorCode::tls, "tls: out of memory");
+  if (!ssl) return make_error(ErrorCode::internal, "tls: out of memory");
   X509_VERIFY_PARAM* param = SSL_get0_param(ssl.get());
   bool ip = is_ip_literal(hostname);
   int ok = ip ? X509_VERIFY_PARAM_set1_ip_asc(param, hostname.c_str())
               : X509_VERIFY_PARAM_set1_host(param, hostname.data(), hostname.size());
-  if (!ok) return make_error(ErrorCode::tls, "tls: invalid server name " + hostname);
+  if (!ok) return make_error(ErrorCode::invalid_input, "tls: invalid server name " + hostname);
   if (!ip) SSL_set_tlsext_host_name(ssl.get(), hostname.c_str());
   SSL_set_connect_state(ssl.get());
   return ssl;

@@ -37,9 +37,9 @@ Socks5Handshake::Socks5Handshake(std::string target_host, uint16_t target_port,
     : host_(std::move(target_host)), port_(target_port), credentials_(std::move(credentials)),
       prefix_(std::move(error_prefix)) {}
 
-std::optional<Error> Socks5Handshake::fail(std::string reason) {
+std::optional<Error> Socks5Handshake::fail(std::string reason, ErrorCode code) {
   state_ = State::failed;
-  error_ = make_error(ErrorCode::proxy, prefix_ + reason);
+  error_ = make_error(code, prefix_ + reason);
   return error_;
 }
 
@@ -115,7 +115,7 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
     case State::method_reply: {
       if (byte(0) != kVersion5) return fail("unexpected protocol version " + std::to_string(byte(0)));
       uint8_t method = byte(1);
-      if (method == kNoAcceptableMethods) return fail("no acceptable authentication methods");
+      if (method == kNoAcceptableMethods) return fail("no acceptable authentication methods", ErrorCode::proxy_auth);
       chunk_.clear();
       // Without credentials Go has no Authenticate function and goes on
       // whatever method the proxy picked.
@@ -143,7 +143,7 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
     }
     case State::auth_reply: {
       if (byte(0) != kUserPasswordVersion) return fail("invalid username/password version");
-      if (byte(1) != 0) return fail("username/password authentication failed");
+      if (byte(1) != 0) return fail("username/password authentication failed", ErrorCode::proxy_auth);
       chunk_.clear();
       if (auto e = request_bytes(out)) return e;
       state_ = State::reply_head;

@@ -35,7 +35,7 @@ class Socks5Handshake final : public ProxyHandshake {
  private:
   enum class State { method_reply, auth_reply, reply_head, reply_name_length, reply_address, done, failed };
 
-  std::optional<Error> fail(std::string reason);
+  std::optional<Error> fail(std::string reason, ErrorCode code = ErrorCode::proxy);
   std::optional<Error> on_chunk(std::string& out);
   std::optional<Error> request_bytes(std::string& out);
 

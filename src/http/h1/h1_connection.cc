@@ -90,11 +90,11 @@ void H1Connection::on_stream_closed(const Error* error) {
       obs->on_response_complete();
       return;
     }
-    obs->on_response_error(eof_error ? *eof_error : make_error(ErrorCode::io, "unexpected EOF"),
+    obs->on_response_error(eof_error ? *eof_error : make_error(ErrorCode::connection_closed, "unexpected EOF"),
                      !received_any_ && exchanges_ > 1);
     return;
   }
-  obs->on_response_error(error ? *error : make_error(ErrorCode::io, "connection closed"),
+  obs->on_response_error(error ? *error : make_error(ErrorCode::connection_closed, "connection closed"),
                    !received_any_ && exchanges_ > 1);
 }
 

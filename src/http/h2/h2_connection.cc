@@ -73,7 +73,7 @@ struct H2Connection::Callbacks {
     // Go counts each field as name + value + 32 (hpack.HeaderField.Size).
     e->header_bytes += namelen + valuelen + 32;
     if (e->header_bytes > c->limits_.max_header_bytes) {
-      e->header_error = make_error(ErrorCode::http_parse,
+      e->header_error = make_error(ErrorCode::h2_protocol,
                                    "http2: response header list larger than advertised limit");
       return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     }
@@ -145,19 +145,19 @@ struct H2Connection::Callbacks {
       c->finish_exchange(stream_id, e->header_error, false);
     } else if (error_code == NGHTTP2_NO_ERROR && e->remote_ended) {
       if (!e->head_reported) {
-        c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, "http2: no response headers"),
+        c->finish_exchange(stream_id, make_error(ErrorCode::h2_protocol, "http2: no response headers"),
                            false);
       } else {
         c->finish_exchange(stream_id, std::nullopt, false);
       }
     } else if (error_code == NGHTTP2_REFUSED_STREAM) {
       // Never processed by the server: safe to send again.
-      c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, stream_error_text(stream_id, error_code)),
+      c->finish_exchange(stream_id, make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)),
                          !e->received_any);
     } else if (error_code == NGHTTP2_NO_ERROR) {
-      c->finish_exchange(stream_id, make_error(ErrorCode::io, "unexpected EOF"), false);
+      c->finish_exchange(stream_id, make_error(ErrorCode::connection_closed, "unexpected EOF"), false);
     } else {
-      c->finish_exchange(stream_id, make_error(ErrorCode::http_parse, stream_error_text(stream_id, error_code)),
+      c->finish_exchange(stream_id, make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)),
                          false);
     }
     return 0;
@@ -172,7 +172,7 @@ struct H2Connection::Callbacks {
     bool retryable = lib_error_code == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED ||
                      lib_error_code == NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE;
     c->finish_exchange(frame->hd.stream_id,
-                       make_error(ErrorCode::http_parse,
+                       make_error(ErrorCode::h2_protocol,
                                   retryable ? "http2: client connection force closed via ClientConn.Close"
                                             : std::string("http2: ") + nghttp2_strerror(lib_error_code)),
                        retryable);
@@ -287,7 +287,7 @@ bool H2Connection::accepts_requests() const {
 Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional<std::string> body,
                                      ExchangeObserver* observer) {
   if (!accepts_requests()) {
-    return make_error(ErrorCode::io, "http2: client conn not usable");
+    return make_error(ErrorCode::h2_protocol, "http2: client conn not usable");
   }
   std::vector<nghttp2_nv> nva;
   nva.reserve(headers.size());
@@ -306,7 +306,7 @@ Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional
   int32_t id = nghttp2_submit_request(session_, prio, nva.data(), nva.size(),
                                       has_body ? &provider : nullptr, nullptr);
   if (id < 0) {
-    return make_error(ErrorCode::io, std::string("http2: ") + nghttp2_strerror(id));
+    return make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(id));
   }
   exchanges_.emplace(id, std::move(e));
   ++requests_started_;
@@ -335,7 +335,7 @@ void H2Connection::cancel(int32_t stream_id) {
 
 void H2Connection::close(const std::string& reason) {
   if (dead_) return;
-  fail_all(make_error(ErrorCode::io, reason), false);
+  fail_all(make_error(ErrorCode::connection_closed, reason), false);
 }
 
 void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable) {
@@ -367,7 +367,7 @@ void H2Connection::on_stream_data(std::string_view data) {
   ssize_t rv = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(data.data()), data.size());
   --callback_depth_;
   if (rv < 0) {
-    fail_all(make_error(ErrorCode::http_parse, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
+    fail_all(make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
              false);
   } else {
     flush();
@@ -383,9 +383,13 @@ void H2Connection::on_stream_closed(const Error* error) {
     std::string text = "http2: server sent GOAWAY and closed the connection; LastStreamID=" +
                        std::to_string(goaway_last_stream_) + ", ErrCode=" + error_code_name(goaway_error_code_) +
                        ", debug=" + go_quote(goaway_debug_);
-    fail_all(make_error(ErrorCode::io, text), true);
+    // A graceful GOAWAY (NO_ERROR) that closes under a request is a
+    // connection that went away; one with an error code, a protocol error.
+    fail_all(make_error(goaway_error_code_ == NGHTTP2_NO_ERROR ? ErrorCode::connection_closed : ErrorCode::h2_protocol,
+                        text),
+             true);
   } else {
-    fail_all(error ? *error : make_error(ErrorCode::io, "unexpected EOF"), false);
+    fail_all(error ? *error : make_error(ErrorCode::connection_closed, "unexpected EOF"), false);
   }
   release_later(std::move(keep));
 }
@@ -460,7 +464,7 @@ void H2Connection::flush() {
       ssize_t n = nghttp2_session_mem_send(session_, &data);
       if (n < 0) {
         --callback_depth_;
-        fail_all(make_error(ErrorCode::http_parse,
+        fail_all(make_error(ErrorCode::h2_protocol,
                             std::string("http2: ") + nghttp2_strerror(static_cast<int>(n))),
                  false);
         return;
@@ -480,7 +484,7 @@ void H2Connection::flush() {
   } while (flush_pending_ && !dead_);
   if (!dead_ && nghttp2_session_want_read(session_) == 0 && nghttp2_session_want_write(session_) == 0) {
     // nghttp2 is done with this connection (GOAWAY both ways).
-    fail_all(make_error(ErrorCode::io, "http2: connection closed"), going_away_);
+    fail_all(make_error(ErrorCode::connection_closed, "http2: connection closed"), going_away_);
   }
   release_later(std::move(keep));
 }
@@ -520,7 +524,7 @@ void H2Connection::on_health_check() {
   auto since = reactor_.now() - last_received_;
   if (ping_outstanding_) {
     if (since >= limits_.ping_timeout) {
-      fail_all(make_error(ErrorCode::io, "http2: client connection lost"), false);
+      fail_all(make_error(ErrorCode::connection_closed, "http2: client connection lost"), false);
       return;
     }
   } else if (since >= limits_.read_idle_timeout) {

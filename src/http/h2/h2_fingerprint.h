@@ -1,21 +1,17 @@
 // What an HTTP/2 client shows before and around its first request: the
 // SETTINGS (ids, values, order), the connection WINDOW_UPDATE, PRIORITY
 // frames, each HEADERS frame's priority, the pseudo-header order and the
-// first stream id. A profile's "http2" block (profiles/SCHEMA.md) or
-// customTlsClient's HTTP/2 fields fill it, with fhttp's defaults for what
-// they leave out, so the wire matches upstream's.
+// first stream id. A profile's "http2" block (profiles/h2_block.h) or
+// customTlsClient's HTTP/2 fields (abi/custom_tls_client.h) fill it, with
+// fhttp's defaults for what they leave out, so the wire matches upstream's.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
-
-#include "abi/request_input.h"
-#include "core/error.h"
 
 namespace tlsc {
 
@@ -30,9 +26,12 @@ struct H2PriorityFrame {
   H2Priority priority;
 };
 
+// fhttp's transportDefaultConnFlow: what it sends when a profile names none.
+inline constexpr uint32_t kFhttpDefaultConnectionFlow = 15663105;
+
 struct H2Fingerprint {
   std::vector<std::pair<uint16_t, uint32_t>> settings;  // wire order
-  uint32_t connection_flow = 15663105;
+  uint32_t connection_flow = kFhttpDefaultConnectionFlow;
   std::vector<H2PriorityFrame> priority_frames;
   // nullopt: HEADERS frames carry no PRIORITY flag.
   std::optional<H2Priority> header_priority = H2Priority{0, true, 256};
@@ -46,11 +45,17 @@ struct H2Fingerprint {
   std::optional<uint32_t> setting(uint16_t id) const;
 };
 
-// A profile file's "http2" block (null or absent: fhttp's defaults).
-Result<H2Fingerprint> h2_fingerprint_from_json(const nlohmann::json& http2, bool allow_http);
+// Upstream's H2SettingsMap: "HEADER_TABLE_SIZE" -> 1, ...
+std::optional<uint16_t> h2_setting_id(std::string_view name);
 
-// customTlsClient's HTTP/2 fields, as upstream's getCustomTlsClientProfile
-// maps them (unknown setting names skipped, weights as Go's uint8 + 1).
-H2Fingerprint h2_fingerprint_from_custom(const CustomTlsClientInput& custom);
+// fhttp sends no PRIORITY flag for the zero PriorityParam.
+inline bool is_zero_priority(const H2Priority& p) { return p.depends_on == 0 && !p.exclusive && p.weight == 1; }
+
+// fhttp's nextStreamID: 3 with AllowHTTP, then InitialStreamID (0: none),
+// then two past the last PRIORITY frame.
+uint32_t fhttp_first_stream_id(const H2Fingerprint& f, uint32_t initial, bool allow_http);
+
+// A pseudo-header name fhttp knows (:method :authority :scheme :path).
+bool is_request_pseudo_header(std::string_view name);
 
 }  // namespace tlsc

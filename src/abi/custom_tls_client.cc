@@ -1,10 +1,12 @@
-// customTlsClient (JA3 string + lists of names) → ClientHelloSpec.
+// customTlsClient (a JA3 string and lists of names) as the ClientHello
+// spec and HTTP/2 fingerprint it describes.
+#include "abi/custom_tls_client.h"
+
 #include <algorithm>
 #include <charconv>
 #include <set>
 #include <unordered_map>
 
-#include "tls/client_hello_spec.h"
 
 namespace tlsc {
 namespace {
@@ -192,6 +194,39 @@ Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& 
     return make_error(ErrorCode::invalid_input, "SupportedVersions extension has invalid Versions field");
   }
   return spec;
+}
+
+H2Fingerprint h2_fingerprint_from_custom(const CustomTlsClientInput& c) {
+  H2Fingerprint f;
+  // Upstream always builds a (possibly empty) settings map, so the order
+  // list alone decides what goes out; a name missing from the map sends 0.
+  for (const auto& name : c.h2_settings_order) {
+    auto id = h2_setting_id(name);
+    if (!id) continue;
+    uint32_t value = 0;
+    for (const auto& [k, v] : c.h2_settings) {
+      if (k == name) value = v;
+    }
+    f.settings.emplace_back(*id, value);
+  }
+  f.connection_flow = c.connection_flow != 0 ? c.connection_flow : kFhttpDefaultConnectionFlow;
+  auto to_priority = [](const PriorityParamInput& p) {
+    return H2Priority{p.stream_dep & 0x7fffffff, p.exclusive, static_cast<uint16_t>((p.weight & 0xff) + 1)};
+  };
+  for (const auto& p : c.priority_frames) {
+    f.priority_frames.push_back({p.stream_id, to_priority(p.priority_param)});
+  }
+  if (c.header_priority) {
+    H2Priority p = to_priority(*c.header_priority);
+    f.header_priority = is_zero_priority(p) ? std::nullopt : std::optional<H2Priority>(p);
+  }
+  for (const auto& p : c.pseudo_header_order) {
+    if (is_request_pseudo_header(p)) {
+      f.pseudo_header_order.push_back(p);
+    }
+  }
+  f.first_stream_id = fhttp_first_stream_id(f, c.stream_id, c.allow_http);
+  return f;
 }
 
 }  // namespace tlsc

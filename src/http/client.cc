@@ -1,0 +1,68 @@
+#include "http/client.h"
+
+#include <vector>
+
+#include "tls/spec_apply.h"
+#include "tls/spec_options.h"
+
+namespace tlsc {
+namespace {
+
+PoolLimits limits_from(const TransportOptions& t) {
+  PoolLimits l;
+  if (t.max_idle_conns > 0) l.max_idle_total = static_cast<size_t>(t.max_idle_conns);
+  if (t.max_idle_conns_per_host > 0) l.max_idle_per_host = static_cast<size_t>(t.max_idle_conns_per_host);
+  if (t.idle_conn_timeout) l.idle_timeout = *t.idle_conn_timeout;  // Go: zero means no limit
+  if (t.disable_keep_alives) l.max_idle_per_host = 0;
+  if (t.max_conns_per_host > 0) l.max_conns_per_host = static_cast<size_t>(t.max_conns_per_host);
+  return l;
+}
+
+}  // namespace
+
+HttpClient::HttpClient(Reactor& reactor, DnsResolver& resolver, ClientOptions options, bool single_request)
+    : reactor_(reactor),
+      resolver_(resolver),
+      single_request_(single_request),
+      options_(std::move(options)),
+      pool_(reactor, limits_from(options_.transport)) {}
+
+HttpClient::~HttpClient() = default;
+
+ClientOptions HttpClient::options() const {
+  std::lock_guard lock(options_mu_);
+  return options_;
+}
+
+void HttpClient::modify(const ClientModification& m) {
+  std::lock_guard lock(options_mu_);
+  apply_modification(options_, m);
+}
+
+Result<TlsContext*> HttpClient::tls_context() {
+  if (!tls_) {
+    ClientOptions o = options();
+    TlsOptions t;
+    t.insecure_skip_verify = o.insecure_skip_verify;
+    t.server_name_overwrite = o.server_name_overwrite;
+    t.pins = o.certificate_pinning_hosts;
+    SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
+    t.spec = apply_spec_options(o.tls_spec, so);
+    if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
+    auto made = TlsContext::create(std::move(t));
+    if (!made) return made.error();
+    tls_ = std::move(*made);
+  }
+  return tls_.get();
+}
+
+void HttpClient::close(const Error& reason) {
+  closed_ = true;
+  // cancel() removes the request from the set. Requests go first, so they
+  // end with the reason rather than with their connection's close.
+  std::vector<ClientRequest*> victims(running_.begin(), running_.end());
+  for (ClientRequest* r : victims) r->cancel(reason);
+  pool_.close_all();
+}
+
+}  // namespace tlsc
