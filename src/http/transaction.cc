@@ -5,6 +5,7 @@
 #include <random>
 
 #include "cookies/cookie_jar.h"
+#include "conn/chain_builder.h"
 #include "http/h2/h2_request.h"
 #include "platform/clock.h"
 #include "wire/header_canon.h"
@@ -303,11 +304,9 @@ void Transaction::stop_waiting() {
 }
 
 void Transaction::drop_dial() {
-  if (dialer_) {
-    dialer_->cancel();
-    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
-    reactor_.post([doomed] {});
-  }
+  // Never from inside the chain's own callback (on_dialed takes it first):
+  // destroying it stops every step at once.
+  dialer_.reset();
   end_own_dial(nullptr);
   slot_.reset();
 }
@@ -341,20 +340,14 @@ void Transaction::connect_new() {
     tls = *made;
   }
   std::weak_ptr<Transaction> weak = weak_from_this();
-  dialer_ = std::make_unique<ConnectionDialer>(
-      reactor_, client_->resolver(), tls, options_, url_,
-      [weak](Result<DialedConnection> dialed) {
-        if (auto self = weak.lock()) self->on_dialed(std::move(dialed));
-      });
-  dialer_->start();
+  dialer_ = build_connection_chain(reactor_, client_->resolver(), dial_plan(url_, options_, tls));
+  dialer_->start(Connected{}, [weak](Result<Connected> dialed) {
+    if (auto self = weak.lock()) self->on_dialed(std::move(dialed));
+  });
 }
 
-void Transaction::on_dialed(Result<DialedConnection> dialed) {
-  // Destroyed later: we are inside the dialer's own callback.
-  if (dialer_) {
-    std::shared_ptr<ConnectionDialer> doomed(std::move(dialer_));
-    reactor_.post([doomed] {});
-  }
+void Transaction::on_dialed(Result<Connected> dialed) {
+  reactor_.destroy_later(std::move(dialer_));  // we are inside its callback
   if (phase_ != Phase::connect) {
     // This request took a connection another one freed while we dialed:
     // ours goes to the next waiter, or idle (Go's dialConnFor).

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "core/url.h"
-#include "conn/connection_dialer.h"
+#include "conn/connection_chain.h"
+#include "http/origin.h"
 #include "cookies/cookie.h"
 #include "codec/decoder.h"
 #include "http/h1/h1_connection.h"
@@ -49,7 +50,7 @@ class Transaction final : public ExchangeObserver,
   void begin_hop();
   void acquire_connection();
   void connect_new();
-  void on_dialed(Result<DialedConnection> dialed);
+  void on_dialed(Result<Connected> dialed);
   void on_dial_shared(std::shared_ptr<H2Connection> h2);
   void end_own_dial(const std::shared_ptr<H2Connection>& h2);
   void stop_waiting();
@@ -85,7 +86,7 @@ class Transaction final : public ExchangeObserver,
   std::unique_ptr<H1Connection> conn_;
   std::shared_ptr<H2Connection> h2_;
   int32_t h2_stream_ = 0;
-  std::unique_ptr<ConnectionDialer> dialer_;
+  std::unique_ptr<ConnectionChain> dialer_;
   std::string dial_key_;         // origin_ when dialer_ started; it may outlive the wait (late binding)
   std::shared_ptr<ConnectionPool::H1Waiter> h1_wait_;  // takes a connection another request frees
   std::shared_ptr<ConnectionPool::SlotWaiter> slot_wait_;  // maxConnsPerHost: waits for a slot

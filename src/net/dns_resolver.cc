@@ -124,7 +124,7 @@ struct DnsResolver::Impl final : IoHandler {
       }
     }
     if (result) ares_freeaddrinfo(result);
-    std::string prefix = "dial tcp: lookup " + q->host;
+    std::string prefix = "lookup " + q->host;
     if (status == ARES_SUCCESS && addrs.empty()) {
       q->cb(make_error(ErrorCode::dns, prefix + ": no suitable address found"));
     } else if (status == ARES_SUCCESS) {
@@ -150,7 +150,7 @@ void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilie
     impl_->reactor.post([cb = std::move(cb), literal = *literal, allowed, host]() {
       if (!allowed) {
         cb(make_error(ErrorCode::dns,
-                      "dial tcp: address " + host + ": no suitable address found"));
+                      "address " + host + ": no suitable address found"));
         return;
       }
       cb(std::vector<SocketAddress>{literal});
@@ -159,13 +159,13 @@ void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilie
   }
   if (!impl_->channel) {
     impl_->reactor.post([cb = std::move(cb), msg = impl_->init_error]() {
-      cb(make_error(ErrorCode::dns, "dial tcp: resolver unavailable: " + msg));
+      cb(make_error(ErrorCode::dns, "resolver unavailable: " + msg));
     });
     return;
   }
   if (host.empty() || host.size() > 253) {
     impl_->reactor.post([cb = std::move(cb), host]() {
-      cb(make_error(ErrorCode::dns, "dial tcp: lookup " + host + ": no such host"));
+      cb(make_error(ErrorCode::dns, "lookup " + host + ": no such host"));
     });
     return;
   }

@@ -26,6 +26,8 @@ class DnsResolver {
 
   // The callback always runs, later on the loop thread, exactly once (also
   // with an error when the resolver is destroyed first). IP literals skip DNS.
+  // Errors are Go's resolver words without the dialer's "dial tcp: "
+  // ("lookup example.test: no such host"); whoever dials adds that.
   void resolve(const std::string& host, uint16_t port, AddressFamilies families, Callback cb);
 
  private:

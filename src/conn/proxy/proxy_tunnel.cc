@@ -1,47 +1,78 @@
 #include "conn/proxy/proxy_tunnel.h"
 
+#include "conn/proxy/socks4_handshake.h"
+
 namespace tlsc {
 
-ProxyTunnel::ProxyTunnel(Reactor& reactor, std::unique_ptr<Stream> to_proxy,
-                         std::unique_ptr<ProxyHandshake> handshake, Done done)
-    : reactor_(reactor), stream_(std::move(to_proxy)), handshake_(std::move(handshake)),
-      done_(std::move(done)) {}
+ProxyTunnel::ProxyTunnel(Reactor& reactor, std::unique_ptr<ProxyHandshake> handshake)
+    : reactor_(reactor), handshake_(std::move(handshake)) {}
+
+std::unique_ptr<ProxyTunnel> ProxyTunnel::socks4(Reactor& reactor, DnsResolver& resolver, std::string target_host,
+                                                 uint16_t target_port) {
+  auto t = std::make_unique<ProxyTunnel>(reactor, nullptr);
+  t->socks4_target_ = Socks4Target{&resolver, std::move(target_host), target_port};
+  return t;
+}
 
 ProxyTunnel::~ProxyTunnel() {
-  *alive_ = false;
   if (stream_) {
     stream_->set_observer(nullptr);
     stream_->close();
     // The stream may be in the middle of calling us: let it unwind first.
-    std::shared_ptr<Stream> doomed(std::move(stream_));
-    reactor_.post([doomed] {});
+    reactor_.destroy_later(std::move(stream_));
   }
 }
 
-void ProxyTunnel::start() {
+void ProxyTunnel::start(Connected below, Done done) {
+  stream_ = std::move(below.stream);
+  done_ = std::move(done);
+  if (!socks4_target_) {
+    run_handshake();
+    return;
+  }
+  // The stream to the proxy waits, unobserved, while the target resolves:
+  // anything the proxy sends meanwhile marks it unusable.
+  const Socks4Target& t = *socks4_target_;
+  t.resolver->resolve(t.host, t.port, AddressFamilies::ipv4_only,
+                      [this, alive = liveness_.watch()](Result<std::vector<SocketAddress>> addrs) {
+                        if (!alive) return;
+                        const Socks4Target& target = *socks4_target_;
+                        if (!addrs || addrs->empty() || !addrs->front().is_v4()) {
+                          std::string why = addrs ? "no suitable address found" : addrs.error().message;
+                          fail(make_error(ErrorCode::proxy, "unable to find IP address of host " + target.host + ": " + why));
+                          return;
+                        }
+                        std::string ip(reinterpret_cast<const char*>(addrs->front().ip.data()), 4);
+                        handshake_ = std::make_unique<Socks4Handshake>(Socks4Handshake::socks4(std::move(ip), target.port));
+                        run_handshake();
+                      });
+}
+
+void ProxyTunnel::run_handshake() {
   auto first = handshake_->start();
   if (!first) {
-    fail(first.error());
+    fail_later(first.error());
     return;
   }
   stream_->set_observer(this);
   stream_->write(*first);
 }
 
-void ProxyTunnel::finish(Result<std::unique_ptr<Stream>> r) {
-  auto done = std::move(done_);
-  done_ = nullptr;
-  if (done) done(std::move(r));
-}
-
 void ProxyTunnel::fail(Error e) {
   if (stream_) {
     stream_->set_observer(nullptr);
     stream_->close();
-    std::shared_ptr<Stream> doomed(std::move(stream_));
-    reactor_.post([doomed] {});
+    reactor_.destroy_later(std::move(stream_));
   }
-  finish(std::move(e));
+  auto done = std::move(done_);
+  done_ = nullptr;
+  if (done) done(std::move(e));
+}
+
+void ProxyTunnel::fail_later(Error e) {
+  reactor_.post([this, alive = liveness_.watch(), e = std::move(e)]() mutable {
+    if (alive) fail(std::move(e));
+  });
 }
 
 void ProxyTunnel::on_stream_data(std::string_view data) {
@@ -61,7 +92,9 @@ void ProxyTunnel::on_stream_data(std::string_view data) {
     return;
   }
   stream_->set_observer(nullptr);
-  finish(std::move(stream_));
+  auto done = std::move(done_);
+  done_ = nullptr;
+  done(Connected{std::move(stream_), ""});
 }
 
 void ProxyTunnel::on_stream_closed(const Error* error) {

@@ -1,44 +1,53 @@
-// Drives a ProxyHandshake over a connected Stream to the proxy: writes what
-// the handshake says, feeds it what the proxy sends, and hands the same
-// Stream back once the tunnel is open, ready to carry the target's bytes
-// (a TlsStream to the target goes on top of it). Loop thread only.
+// A proxy tunnel as a connect step: drives a ProxyHandshake over the
+// stream below (the connection to the proxy) and yields the same stream
+// once the tunnel is open, ready to carry the target's bytes (TLS to the
+// target goes on top of it). SOCKS4 carries an IPv4 address, so its step
+// first resolves the target (after the proxy connection is up, as
+// go-socks4 does). Loop thread only.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "conn/proxy/proxy_handshake.h"
-#include "net/stream.h"
+#include "net/connect_step.h"
+#include "net/dns_resolver.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {
 
-class ProxyTunnel final : public StreamObserver {
+class ProxyTunnel final : public ConnectStep, public StreamObserver {
  public:
-  using Done = std::function<void(Result<std::unique_ptr<Stream>>)>;
-
-  // `done` runs once, later or from inside start(), unless the tunnel is
-  // destroyed first (that closes the stream and drops the callback).
-  ProxyTunnel(Reactor& reactor, std::unique_ptr<Stream> to_proxy,
-              std::unique_ptr<ProxyHandshake> handshake, Done done);
-  ~ProxyTunnel();
+  ProxyTunnel(Reactor& reactor, std::unique_ptr<ProxyHandshake> handshake);
+  // SOCKS4: the target is resolved (IPv4) when the step starts.
+  static std::unique_ptr<ProxyTunnel> socks4(Reactor& reactor, DnsResolver& resolver, std::string target_host,
+                                             uint16_t target_port);
+  ~ProxyTunnel() override;
   ProxyTunnel(const ProxyTunnel&) = delete;
   ProxyTunnel& operator=(const ProxyTunnel&) = delete;
 
-  void start();
+  void start(Connected below, Done done) override;
 
   void on_stream_data(std::string_view data) override;
   void on_stream_closed(const Error* error) override;
 
  private:
+  struct Socks4Target {
+    DnsResolver* resolver;
+    std::string host;
+    uint16_t port;
+  };
+  void run_handshake();
   void fail(Error e);
-  void finish(Result<std::unique_ptr<Stream>> r);
+  void fail_later(Error e);
 
   Reactor& reactor_;
-  std::unique_ptr<Stream> stream_;
   std::unique_ptr<ProxyHandshake> handshake_;
+  std::optional<Socks4Target> socks4_target_;
+  std::unique_ptr<Stream> stream_;
   Done done_;
-  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  Liveness liveness_;
 };
 
 }  // namespace tlsc

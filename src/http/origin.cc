@@ -1,0 +1,42 @@
+#include "http/origin.h"
+
+namespace tlsc {
+
+std::string pool_key(const Url& url, const ClientOptions& options) {
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+  // operator+ chains of std::string here.
+  std::string key = url.scheme;
+  key += "://";
+  key += url.host();
+  if (url.port.empty()) {
+    key += ':';
+    key += std::to_string(url.effective_port());
+  }
+  if (options.proxy) {
+    key += " via ";
+    key += options.proxy->url;
+    key += " #";
+    key += std::to_string(options.proxy_generation);
+  }
+  return key;
+}
+
+DialPlan dial_plan(const Url& url, const ClientOptions& options, TlsContext* tls) {
+  DialPlan p;
+  p.host = url.hostname;
+  p.port = url.effective_port();
+  p.tls = tls;
+  p.verify_name = options.server_name_overwrite.empty() ? url.hostname : options.server_name_overwrite;
+  p.ticket_scope = options.proxy_generation;
+  p.families = options.families;
+  p.local_address = options.local_address;
+  p.proxy = options.proxy;
+  p.connect_headers = options.connect_headers;
+  // The request's network as upstream's roundTripper names it (SOCKS
+  // errors print it).
+  if (options.families == AddressFamilies::ipv4_only) p.network = "tcp4";
+  if (options.families == AddressFamilies::ipv6_only && url.scheme == "https") p.network = "tcp6";
+  return p;
+}
+
+}  // namespace tlsc
