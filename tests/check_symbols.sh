@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The library exports exactly the ABI, and needs nothing from the dynamic
-# linker but libc, libm, libpthread, libdl and the C++ runtime (DESIGN.md 3a):
+# linker but libc, libm, libpthread, libdl and the C++ runtime (docs/ARCHITECTURE.md, "Dependencies"):
 # a symbol bound to Node's own OpenSSL, c-ares or zlib would break inside Node.
 set -euo pipefail
 lib="$1"

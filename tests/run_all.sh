@@ -36,13 +36,13 @@ sanitized() {
   # Our code only: the BoringSSL patch tests run uninstrumented BoringSSL.
   TARGETS="unit_tests integration_tests" build "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTLSC_SANITIZE=ON &&
     (cd "$root/build-asan" &&
-      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      TLSC_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --output-on-failure --timeout 900 -R "^(unit|integration)$")
 }
 
 tsan() {
   TARGETS=integration_tests build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    TLSC_TEST_TIME_SCALE=4 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress]"
 }
 

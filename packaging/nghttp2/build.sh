@@ -10,7 +10,7 @@
 #
 # Debian's own /usr/lib/x86_64-linux-gnu/libnghttp2.a is not PIC (e.g.
 # nghttp2_map.o has R_X86_64_PC32 against libc's `stderr`), so it cannot go
-# into our shared library (DESIGN.md 3a).
+# into our shared library (docs/ARCHITECTURE.md, "Dependencies").
 #
 # Environment (all optional):
 #   NGHTTP2_BUILD_ROOT  default <repo>/build-nghttp2 (fetch.sh's too)
@@ -45,8 +45,8 @@ src=$(bash "$here/fetch.sh")
 [ -f "$src/CMakeLists.txt" ] || die "fetch.sh gave no source tree"
 
 # --- 2. configure -----------------------------------------------------------------
-# Library only, static only, PIC. Hidden visibility as for BoringSSL (DESIGN.md
-# 3a): the static archive's NGHTTP2_EXTERN is empty, so without it every
+# Library only, static only, PIC. Hidden visibility as for BoringSSL (docs/ARCHITECTURE.md,
+# "Dependencies"): the static archive's NGHTTP2_EXTERN is empty, so without it every
 # symbol would be default-visible; our link hides them anyway
 # (--exclude-libs,ALL + version script), this is belt and braces.
 common="-fvisibility=hidden -ffunction-sections -fdata-sections"

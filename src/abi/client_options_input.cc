@@ -97,6 +97,7 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   o.force_http1 = in.force_http1;
   o.disable_http3 = in.disable_http3;
   o.random_tls_extension_order = in.with_random_tls_extension_order;
+  o.debug = in.with_debug;
   if (in.disable_ipv4 && in.disable_ipv6) {
     return make_error(ErrorCode::invalid_input,
                       "failed to build client out of request input: disableIPV4 and disableIPV6 "

@@ -133,6 +133,10 @@ std::string response_to_json(const Response& r) {
     // Not upstream's: a failure's kind, for callers that branch on it.
     out.append(",\"errorCode\":");
     append_json_string(out, error_code_name(r.error_code.value_or(ErrorCode::internal)));
+    if (r.error_state) {
+      out.append(",\"errorState\":");
+      append_json_string(out, *r.error_state);
+    }
   }
   out.push_back('}');
   return out;

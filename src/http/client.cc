@@ -25,7 +25,7 @@ HttpClient::HttpClient(Reactor& reactor, DnsResolver& resolver, ClientOptions op
       resolver_(resolver),
       single_request_(single_request),
       options_(std::move(options)),
-      pool_(reactor, limits_from(options_.transport)) {}
+      pool_(reactor, resolver, limits_from(options_.transport)) {}
 
 HttpClient::~HttpClient() = default;
 

@@ -45,6 +45,7 @@ struct ClientOptions {
   bool force_http1 = false;
   bool disable_http3 = false;
   bool random_tls_extension_order = false;
+  bool debug = false;  // withDebug: each request traces its states on stderr
   AddressFamilies families = AddressFamilies::any;
   std::optional<SocketAddress> local_address;
   TransportOptions transport;

@@ -2,21 +2,13 @@
 
 #include <algorithm>
 
+#include "conn/chain_builder.h"
+#include "http/h1/h1_connection.h"
+
 namespace tlsc {
 
-// An idle connection watches its stream: the server closing it (or sending
-// anything) removes it from the pool at once.
-struct ConnectionPool::Idle final : StreamObserver {
-  ConnectionPool* pool;
-  std::unique_ptr<H1Connection> conn;
-  Reactor::TimerId timer = 0;
-
-  void on_stream_data(std::string_view) override { pool->evict(conn->pool_key(), conn.get()); }
-  void on_stream_closed(const Error*) override { pool->evict(conn->pool_key(), conn.get()); }
-};
-
 // Slot accounting for maxConnsPerHost. Shared with the slot tokens, which
-// connections may hold past the pool's end (their destruction is posted).
+// connections may hold past the pool's end.
 struct ConnectionPool::Slots {
   Reactor& reactor;
   size_t max;
@@ -37,10 +29,18 @@ struct ConnectionPool::Slots {
   }
 };
 
-ConnectionPool::ConnectionPool(Reactor& reactor, PoolLimits limits)
+ConnectionPool::ConnectionPool(Reactor& reactor, DnsResolver& resolver, PoolLimits limits)
     : reactor_(reactor),
+      resolver_(resolver),
       limits_(limits),
       slots_(std::make_shared<Slots>(Slots{reactor, limits.max_conns_per_host, {}, {}})) {}
+
+ConnectionPool::~ConnectionPool() { close_all(); }
+
+std::unique_ptr<ConnectionPool::Acquisition> ConnectionPool::begin(AcquireOptions options,
+                                                                   std::function<void(AcquireProgress)> progress) {
+  return std::unique_ptr<Acquisition>(new Acquisition(*this, std::move(options), std::move(progress)));
+}
 
 std::optional<ConnectionPool::Slot> ConnectionPool::try_reserve_slot(const std::string& key) {
   if (slots_->max == 0) return Slot{};
@@ -56,139 +56,334 @@ std::optional<ConnectionPool::Slot> ConnectionPool::try_reserve_slot(const std::
   });
 }
 
-std::shared_ptr<ConnectionPool::SlotWaiter> ConnectionPool::wait_for_slot(const std::string& key,
-                                                                          std::function<bool()> retry) {
-  return slots_->waiters.add(key, std::move(retry));
-}
-
-void ConnectionPool::stop_waiting(std::shared_ptr<SlotWaiter>& w) { slots_->waiters.remove(w); }
-
-std::shared_ptr<ConnectionPool::H1Waiter> ConnectionPool::wait_for_h1(const std::string& key, H1Take take) {
-  return h1_waiters_.add(key, std::move(take));
-}
-
-void ConnectionPool::stop_waiting(std::shared_ptr<H1Waiter>& w) { h1_waiters_.remove(w); }
-
-ConnectionPool::~ConnectionPool() { close_all(); }
-
-std::unique_ptr<H1Connection> ConnectionPool::take(const std::string& key) {
-  auto it = idle_.find(key);
-  if (it == idle_.end()) return nullptr;
-  auto& list = it->second;
-  while (!list.empty()) {
-    std::unique_ptr<Idle> idle = std::move(list.back());
-    list.pop_back();
-    --total_;
-    if (idle->timer) reactor_.cancel_timer(idle->timer);
-    idle->conn->stream().set_observer(nullptr);
-    if (idle->conn->stream().usable()) {
-      if (list.empty()) idle_.erase(it);
-      return std::move(idle->conn);
-    }
+std::shared_ptr<HttpConnection> ConnectionPool::take_shared(const std::string& key) {
+  auto it = origins_.find(key);
+  if (it == origins_.end() || !it->second.shared) return nullptr;
+  if (!it->second.shared->accepts_requests()) {
+    it->second.shared.reset();
+    return nullptr;
   }
-  idle_.erase(it);
+  return it->second.shared;
+}
+
+std::shared_ptr<HttpConnection> ConnectionPool::take_idle(const std::string& key) {
+  auto it = origins_.find(key);
+  if (it == origins_.end()) return nullptr;
+  auto& list = it->second.idle;
+  while (!list.empty()) {
+    Idle idle = std::move(list.back());
+    list.pop_back();
+    --idle_total_;
+    if (idle.timer) reactor_.cancel_timer(idle.timer);
+    idle.conn->unpark();
+    if (idle.conn->accepts_requests()) return std::move(idle.conn);
+    discard(std::move(idle.conn));
+  }
   return nullptr;
 }
 
-void ConnectionPool::put(std::unique_ptr<H1Connection> conn) {
-  if (!conn || !conn->reusable()) return;
-  const std::string conn_key = conn->pool_key();
+void ConnectionPool::discard(std::shared_ptr<HttpConnection> conn) {
+  if (!conn) return;
+  conn->cancel(0);
+  // Not from inside the connection's own call stack.
+  reactor_.destroy_later(std::move(conn));
+}
+
+void ConnectionPool::put(std::shared_ptr<HttpConnection> conn) {
+  if (closed_ || !conn->accepts_requests()) {
+    discard(std::move(conn));
+    return;
+  }
+  const std::string key = conn->pool_key();
   // A request waiting for its own dial takes this one first (Go's
   // tryPutIdleConn hands it to idleConnWait before the idle limits).
-  if (auto w = h1_waiters_.pop(conn_key)) {
+  if (auto w = h1_waiters_.pop(key)) {
     H1Take take = std::move(w->fn);
     w->fn = nullptr;
     take(std::move(conn));
     return;
   }
-  auto& list = idle_[conn->pool_key()];
-  if (list.size() >= limits_.max_idle_per_host || total_ >= limits_.max_idle_total) {
-    if (list.empty()) idle_.erase(conn->pool_key());
-    return;  // dropping it closes it
+  Origin& o = origin(key);
+  if (o.idle.size() >= limits_.max_idle_per_host || idle_total_ >= limits_.max_idle_total) {
+    discard(std::move(conn));
+    return;
   }
-  auto idle = std::make_unique<Idle>();
-  idle->pool = this;
-  idle->conn = std::move(conn);
-  idle->conn->stream().set_observer(idle.get());
+  HttpConnection* raw = conn.get();
+  conn->park([this, key, raw] { evict(key, raw); });
+  Idle idle{std::move(conn), 0};
   if (limits_.idle_timeout.count() > 0) {
-    H1Connection* raw = idle->conn.get();
-    std::string key = raw->pool_key();
-    idle->timer = reactor_.add_timer(limits_.idle_timeout, [this, key, raw] { evict(key, raw); });
+    idle.timer = reactor_.add_timer(limits_.idle_timeout, [this, key, raw] { evict(key, raw); });
   }
-  list.push_back(std::move(idle));
-  ++total_;
+  o.idle.push_back(std::move(idle));
+  ++idle_total_;
   // A request waiting for the origin's slots can take this one.
-  Slots::wake_one(slots_, conn_key);
+  Slots::wake_one(slots_, key);
 }
 
-void ConnectionPool::evict(const std::string& key, H1Connection* conn) {
-  auto it = idle_.find(key);
-  if (it == idle_.end()) return;
-  auto& list = it->second;
-  auto pos = std::find_if(list.begin(), list.end(), [conn](const auto& i) { return i->conn.get() == conn; });
+void ConnectionPool::evict(const std::string& key, HttpConnection* conn) {
+  auto it = origins_.find(key);
+  if (it == origins_.end()) return;
+  auto& list = it->second.idle;
+  auto pos = std::find_if(list.begin(), list.end(), [conn](const Idle& i) { return i.conn.get() == conn; });
   if (pos == list.end()) return;
-  if ((*pos)->timer) reactor_.cancel_timer((*pos)->timer);
-  // Destroyed after the current callback returns: we may be inside the
-  // stream's own call.
-  std::shared_ptr<Idle> doomed(std::move(*pos));
+  if (pos->timer) reactor_.cancel_timer(pos->timer);
+  std::shared_ptr<HttpConnection> doomed = std::move(pos->conn);
   list.erase(pos);
-  --total_;
-  if (list.empty()) idle_.erase(it);
-  doomed->conn->stream().set_observer(nullptr);
-  reactor_.post([doomed] {});
+  --idle_total_;
+  doomed->unpark();
+  // We may be inside the connection's own call.
+  discard(std::move(doomed));
 }
 
-std::shared_ptr<H2Connection> ConnectionPool::h2(const std::string& key) {
-  auto it = h2_.find(key);
-  if (it == h2_.end()) return nullptr;
-  if (!it->second->accepts_requests()) {
-    h2_.erase(it);
-    return nullptr;
-  }
-  return it->second;
+void ConnectionPool::add_shared(const std::shared_ptr<HttpConnection>& conn) {
+  if (closed_) return;
+  origin(conn->pool_key()).shared = conn;
 }
 
-void ConnectionPool::add_h2(std::shared_ptr<H2Connection> conn) {
-  std::string key = conn->pool_key();
-  h2_[key] = std::move(conn);
+void ConnectionPool::forget_shared(HttpConnection* conn) {
+  auto it = origins_.find(conn->pool_key());
+  if (it == origins_.end() || it->second.shared.get() != conn) return;
+  // Released after the current call: we may be inside the connection.
+  reactor_.destroy_later(std::move(it->second.shared));
 }
 
-void ConnectionPool::forget_h2(H2Connection* conn) {
-  auto it = h2_.find(conn->pool_key());
-  if (it != h2_.end() && it->second.get() == conn) {
-    // Released after the current call: we may be inside the connection.
-    std::shared_ptr<H2Connection> doomed = std::move(it->second);
-    h2_.erase(it);
-    reactor_.post([doomed] {});
-  }
-}
-
-void ConnectionPool::end_dial(const std::string& key, const std::shared_ptr<H2Connection>& h2) {
-  auto it = dials_.find(key);
-  if (it == dials_.end()) return;
-  std::vector<DialWaiter> waiters = std::move(it->second);
-  dials_.erase(it);
+void ConnectionPool::end_shared_dial(const std::string& key, const std::shared_ptr<HttpConnection>& h2) {
+  auto it = origins_.find(key);
+  if (it == origins_.end() || !it->second.dial_in_flight) return;
+  it->second.dial_in_flight = false;
+  auto waiters = std::move(it->second.dial_waiters);
+  it->second.dial_waiters.clear();
   for (auto& w : waiters) w(h2);
 }
 
 void ConnectionPool::close_all() {
-  auto h2 = std::move(h2_);
-  h2_.clear();
-  for (auto& [key, conn] : h2) conn->close("http2: connection closed");
+  closed_ = true;
   h1_waiters_.clear();
   slots_->waiters.clear();
-  auto dials = std::move(dials_);
-  dials_.clear();
-  for (auto& [key, waiters] : dials) {
-    for (auto& w : waiters) w(nullptr);
-  }
-  for (auto& [key, list] : idle_) {
-    for (auto& idle : list) {
-      if (idle->timer) reactor_.cancel_timer(idle->timer);
+  auto origins = std::move(origins_);
+  origins_.clear();
+  for (auto& [key, o] : origins) {
+    if (o.shared) o.shared->close(make_error(ErrorCode::connection_closed, "http2: connection closed"));
+    for (auto& w : o.dial_waiters) w(nullptr);
+    for (auto& idle : o.idle) {
+      if (idle.timer) reactor_.cancel_timer(idle.timer);
+      idle.conn->unpark();
+      discard(std::move(idle.conn));
     }
   }
-  idle_.clear();
-  total_ = 0;
+  idle_total_ = 0;
+}
+
+// --- Acquisition ---
+
+ConnectionPool::Acquisition::Acquisition(ConnectionPool& pool, AcquireOptions options,
+                                         std::function<void(AcquireProgress)> progress)
+    : pool_(pool), options_(std::move(options)), progress_(std::move(progress)) {}
+
+ConnectionPool::Acquisition::~Acquisition() { abandon(); }
+
+void ConnectionPool::Acquisition::abandon() {
+  // After this nothing here refers to the pool: an abandoned acquisition
+  // may be destroyed after its pool (destroy_later).
+  if (abandoned_) return;
+  abandoned_ = true;
+  take_ = nullptr;
+  stop_waiting();
+  // Destroying the chain stops every step (we are never inside its call
+  // here: on_dialed takes it first).
+  dial_.reset();
+  dial_slot_.reset();
+  if (owns_shared_dial_) {
+    owns_shared_dial_ = false;
+    // Those waiting on our dial dial their own.
+    pool_.end_shared_dial(options_.key, nullptr);
+  }
+}
+
+void ConnectionPool::Acquisition::report(AcquireProgress p) {
+  if (progress_) progress_(p);
+}
+
+void ConnectionPool::Acquisition::stop_waiting() {
+  pool_.h1_waiters_.remove(h1_waiter_);
+  pool_.slots_->waiters.remove(slot_waiter_);
+  waiting_for_shared_dial_ = false;
+}
+
+void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>> r) {
+  auto take = std::move(take_);
+  take_ = nullptr;
+  stop_waiting();
+  // Last: the request may end, and destroy us, inside the call.
+  if (take) take(std::move(r));
+}
+
+void ConnectionPool::Acquisition::acquire(Take take) {
+  if (abandoned_) return;
+  take_ = std::move(take);
+  find();
+}
+
+void ConnectionPool::Acquisition::find() {
+  ++generation_;  // earlier slot wake-ups are stale
+  pool_.slots_->waiters.remove(slot_waiter_);
+  const std::string& key = options_.key;
+  if (pool_.closed_) {
+    deliver(make_error(ErrorCode::session_closed, "session closed"));
+    return;
+  }
+  if (options_.may_h2) {
+    if (auto h2 = pool_.take_shared(key)) {
+      deliver(std::move(h2));
+      return;
+    }
+  }
+  if (options_.reuse) {
+    if (auto idle = pool_.take_idle(key)) {
+      deliver(std::move(idle));
+      return;
+    }
+  }
+  Origin& o = pool_.origin(key);
+  const bool may_share_dial = options_.may_h2 && !o.speaks_http1;
+  if (may_share_dial && o.dial_in_flight && !owns_shared_dial_) {
+    // Another request's dial may end in HTTP/2: share it, as Chrome does.
+    waiting_for_shared_dial_ = true;
+    o.dial_waiters.push_back([this, alive = liveness_.watch()](std::shared_ptr<HttpConnection> h2) {
+      if (alive && waiting_for_shared_dial_) on_shared_dial_end(std::move(h2));
+    });
+    report(AcquireProgress::waiting_for_dial);
+    return;
+  }
+  // HTTP/1.1: from here on this request also takes a connection that
+  // another request frees before its own is ready.
+  if (!may_share_dial && options_.reuse && options_.late_binding && !h1_waiter_) {
+    h1_waiter_ = pool_.h1_waiters_.add(key, [this, alive = liveness_.watch(), pool = &pool_](
+                                                   std::shared_ptr<HttpConnection> conn) {
+      if (alive && take_) {
+        h1_waiter_.reset();
+        deliver(std::move(conn));
+      } else {
+        pool->put(std::move(conn));
+      }
+    });
+  }
+  // A dial this request started for the origin (before a retry) still
+  // runs: wait for it.
+  if (dial_) {
+    report(AcquireProgress::dialing);
+    return;
+  }
+  auto slot = pool_.try_reserve_slot(key);
+  if (!slot) {
+    // maxConnsPerHost reached: wait for a connection to free up.
+    slot_waiter_ = pool_.slots_->waiters.add(key, [this, alive = liveness_.watch(), generation = generation_] {
+      if (!alive || !take_ || generation_ != generation) return false;
+      slot_waiter_.reset();
+      find();
+      return true;
+    });
+    report(AcquireProgress::waiting_for_slot);
+    return;
+  }
+  if (may_share_dial) {
+    o.dial_in_flight = true;
+    owns_shared_dial_ = true;
+  }
+  start_dial(std::move(*slot));
+}
+
+void ConnectionPool::Acquisition::on_shared_dial_end(std::shared_ptr<HttpConnection> h2) {
+  waiting_for_shared_dial_ = false;
+  if (!take_) return;
+  if (h2 && h2->accepts_requests()) {
+    deliver(std::move(h2));
+    return;
+  }
+  find();
+}
+
+void ConnectionPool::Acquisition::start_dial(Slot slot) {
+  dial_slot_ = std::move(slot);
+  report(AcquireProgress::dialing);
+  dial_ = build_connection_chain(pool_.reactor_, pool_.resolver_, options_.dial);
+  dial_->start(Connected{}, [this, alive = liveness_.watch()](Result<Connected> r) {
+    if (alive) on_dialed(std::move(r));
+  });
+}
+
+Result<std::shared_ptr<HttpConnection>> ConnectionPool::Acquisition::make_connection(Connected c) {
+  if (c.alpn != "h2") return std::shared_ptr<HttpConnection>(std::make_shared<H1Connection>(std::move(c.stream), options_.key));
+  ConnectionPool* pool = &pool_;
+  auto h2 = H2Connection::create(pool_.reactor_, std::move(c.stream), options_.key, options_.h2, options_.h2_limits,
+                                 [pool](H2Connection* conn) { pool->forget_shared(conn); });
+  if (!h2) return h2.error();
+  return std::shared_ptr<HttpConnection>(std::move(*h2));
+}
+
+void ConnectionPool::Acquisition::on_dialed(Result<Connected> r) {
+  pool_.reactor_.destroy_later(std::move(dial_));  // we are inside its callback
+  Slot slot = std::move(dial_slot_);
+  const std::string key = options_.key;
+  ConnectionPool& pool = pool_;
+  if (!take_) {
+    // The request took a connection another one freed while this dial ran:
+    // ours goes to the next waiter, or idle (Go's dialConnFor).
+    if (!r) return;
+    if (r->alpn != "h2" && options_.reuse && !pool.closed_) {
+      auto conn = make_connection(std::move(*r));
+      if (!conn) return;
+      (*conn)->attach_slot(std::move(slot));
+      pool.put(std::move(*conn));
+      return;
+    }
+    r->stream->close();
+    pool.reactor_.destroy_later(std::move(r->stream));
+    return;
+  }
+  const bool owned = owns_shared_dial_;
+  owns_shared_dial_ = false;
+  auto share = [&pool, &key, owned](const std::shared_ptr<HttpConnection>& h2) {
+    if (owned) pool.end_shared_dial(key, h2);
+  };
+  if (!r) {
+    share(nullptr);
+    deliver(r.error());
+    return;
+  }
+  if (r->alpn != "h2" && options_.may_h2) pool.origin(key).speaks_http1 = true;
+  auto conn = make_connection(std::move(*r));
+  if (!conn) {
+    share(nullptr);
+    deliver(conn.error());
+    return;
+  }
+  std::shared_ptr<HttpConnection> c = std::move(*conn);
+  c->attach_slot(std::move(slot));
+  const bool shared = c->multiplexed() && options_.reuse && !options_.h2_limits.single_use;
+  if (!c->multiplexed()) {
+    share(nullptr);
+    deliver(std::move(c));
+    return;
+  }
+  if (shared) pool.add_shared(c);
+  deliver(c);
+  // After our own request went out: the waiters of this dial share the
+  // connection. We may be gone by now; only locals are used.
+  share(shared ? c : nullptr);
+}
+
+void ConnectionPool::Acquisition::release(std::shared_ptr<HttpConnection> conn, bool reusable) {
+  if (!conn || conn->multiplexed()) return;
+  if (abandoned_) {  // the pool may be gone: just close it
+    conn->cancel(0);
+    return;
+  }
+  if (reusable && options_.reuse) {
+    pool_.put(std::move(conn));
+    return;
+  }
+  pool_.discard(std::move(conn));
 }
 
 }  // namespace tlsc

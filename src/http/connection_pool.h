@@ -1,99 +1,169 @@
-// The connections of one session, by origin: idle HTTP/1.1 keep-alive
-// connections, and one shared HTTP/2 connection per origin (as a browser
-// keeps one). Loop thread only.
+// The connections of one client, by origin (pool key): idle HTTP/1.1
+// keep-alive connections, and one shared HTTP/2 connection per origin (as
+// a browser keeps one). A request gets its connection through one call,
+// Acquisition::acquire, behind which sit the origin's connections, dial
+// sharing, HTTP/1.1 late binding and maxConnsPerHost slots. Loop thread
+// only.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
-#include "http/h1/h1_connection.h"
+#include "conn/connection_chain.h"
+#include "conn/dial_plan.h"
 #include "http/h2/h2_connection.h"
+#include "http/http_connection.h"
 #include "http/wait_queue.h"
+#include "net/dns_resolver.h"
 #include "reactor/reactor.h"
 
 namespace tlsc {
 
 struct PoolLimits {
   size_t max_idle_total = 100;    // Go's DefaultTransport MaxIdleConns
-  size_t max_idle_per_host = 2;   // Go's DefaultMaxIdleConnsPerHost; raised below
+  size_t max_idle_per_host = 2;   // Go's DefaultMaxIdleConnsPerHost
   std::chrono::milliseconds idle_timeout{90000};
   size_t max_conns_per_host = 0;  // Go's MaxConnsPerHost; 0: no limit
 };
 
+// What one request asks the pool for.
+struct AcquireOptions {
+  std::string key;     // the origin's pool key (http/origin.h)
+  DialPlan dial;       // how to make a new connection
+  bool may_h2 = false;  // https without forceHttp1: ALPN may choose HTTP/2
+  // A client kept across requests: idle connections are taken and given
+  // back (not for a single-request client).
+  bool reuse = true;
+  // Keep-alive on: a connection another request frees before this one's
+  // dial ends may be taken (Go's idleConnWait; not with disableKeepAlives).
+  bool late_binding = true;
+  // For an HTTP/2 connection this request's dial makes.
+  H2Fingerprint h2;
+  H2Limits h2_limits;
+};
+
+// Where a request that has no connection yet is.
+enum class AcquireProgress { waiting_for_slot, waiting_for_dial, dialing };
+
 class ConnectionPool {
  public:
-  ConnectionPool(Reactor& reactor, PoolLimits limits);
+  class Acquisition;
+  using Slot = std::shared_ptr<void>;  // maxConnsPerHost; null: no limit
+
+  ConnectionPool(Reactor& reactor, DnsResolver& resolver, PoolLimits limits);
   ~ConnectionPool();
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
 
-  // Most recently used idle connection for the key that is still usable.
-  std::unique_ptr<H1Connection> take(const std::string& key);
-  // Keeps a reusable connection; closes it if over the limits.
-  void put(std::unique_ptr<H1Connection> conn);
+  // One request's way to its connections; see Acquisition.
+  std::unique_ptr<Acquisition> begin(AcquireOptions options,
+                                     std::function<void(AcquireProgress)> progress = nullptr);
+
+  // Closes every connection; later ones given back are closed.
   void close_all();
-  size_t idle_count() const { return total_; }
+  size_t idle_count() const { return idle_total_; }
   std::chrono::milliseconds idle_timeout() const { return limits_.idle_timeout; }
-
-  // maxConnsPerHost: every connection of an origin (dialing, busy or idle)
-  // holds one of its slots, and gives it back when it is destroyed. nullopt:
-  // the origin is full; wait_for_slot() calls back (later, on the loop)
-  // when a slot or an idle connection frees up, first come first served.
-  // retry returns false when its request no longer waits: the wake-up then
-  // goes to the next waiter. A null Slot: no limit.
-  using Slot = std::shared_ptr<void>;
-  using SlotWaiter = WaitQueues<std::function<bool()>>::Waiter;
-  std::optional<Slot> try_reserve_slot(const std::string& key);
-  std::shared_ptr<SlotWaiter> wait_for_slot(const std::string& key, std::function<bool()> retry);
-  // Idempotent; resets w.
-  void stop_waiting(std::shared_ptr<SlotWaiter>& w);
-
-  // HTTP/1.1 late binding, as Go's Transport (idleConnWait) and Chrome do:
-  // a request that found no idle connection waits for whichever comes
-  // first, the connection it dials or one that another request frees. put()
-  // hands a freed connection to the longest-waiting live waiter, from inside
-  // put() itself and before the idle limits apply; a live waiter's take
-  // must accept it.
-  using H1Take = std::function<void(std::unique_ptr<H1Connection>)>;
-  using H1Waiter = WaitQueues<H1Take>::Waiter;
-  std::shared_ptr<H1Waiter> wait_for_h1(const std::string& key, H1Take take);
-  // Idempotent; resets w.
-  void stop_waiting(std::shared_ptr<H1Waiter>& w);
-
-  // The origin's HTTP/2 connection if it takes new requests.
-  std::shared_ptr<H2Connection> h2(const std::string& key);
-  void add_h2(std::shared_ptr<H2Connection> conn);
-  void forget_h2(H2Connection* conn);
-
-  // While a dial whose protocol is not known yet runs for an origin, other
-  // requests for it wait: if it ends in HTTP/2 they share it, as Chrome
-  // does, instead of each dialing a connection of its own.
-  using DialWaiter = std::function<void(std::shared_ptr<H2Connection>)>;
-  bool dial_in_flight(const std::string& key) const { return dials_.count(key) != 0; }
-  void begin_dial(const std::string& key) { dials_[key]; }
-  void wait_for_dial(const std::string& key, DialWaiter waiter) { dials_[key].push_back(std::move(waiter)); }
-  // h2 null: the dial failed or ended in HTTP/1.1; waiters dial their own.
-  void end_dial(const std::string& key, const std::shared_ptr<H2Connection>& h2);
-  // The origin chose HTTP/1.1: later requests do not wait for its dials.
-  void note_http1(const std::string& key) { http1_origins_[key] = true; }
-  bool speaks_http1(const std::string& key) const { return http1_origins_.count(key) != 0; }
+  // Waiters held for the origin's HTTP/1.1 connections (for tests).
+  size_t held_waiters(const std::string& key) const { return h1_waiters_.held(key); }
 
  private:
-  struct Idle;
-  void evict(const std::string& key, H1Connection* conn);
+  struct Idle {
+    std::shared_ptr<HttpConnection> conn;
+    Reactor::TimerId timer = 0;
+  };
+  struct Origin {
+    std::deque<Idle> idle;                   // HTTP/1.1, most recent last
+    std::shared_ptr<HttpConnection> shared;  // HTTP/2
+    bool dial_in_flight = false;             // a dial whose protocol is not known yet
+    std::vector<std::function<void(std::shared_ptr<HttpConnection>)>> dial_waiters;
+    bool speaks_http1 = false;  // ALPN chose HTTP/1.1 once: no dial sharing
+  };
   struct Slots;
+  using H1Take = std::function<void(std::shared_ptr<HttpConnection>)>;
+
+  Origin& origin(const std::string& key) { return origins_[key]; }
+  std::shared_ptr<HttpConnection> take_shared(const std::string& key);
+  std::shared_ptr<HttpConnection> take_idle(const std::string& key);
+  // A reusable HTTP/1.1 connection: to the longest-waiting request (before
+  // the idle limits, as Go's tryPutIdleConn), else idle, else closed.
+  void put(std::shared_ptr<HttpConnection> conn);
+  void add_shared(const std::shared_ptr<HttpConnection>& conn);
+  void forget_shared(HttpConnection* conn);
+  void evict(const std::string& key, HttpConnection* conn);
+  // The dial whose protocol was unknown ended; h2 null: failed or HTTP/1.1.
+  void end_shared_dial(const std::string& key, const std::shared_ptr<HttpConnection>& h2);
+  std::optional<Slot> try_reserve_slot(const std::string& key);
+  void discard(std::shared_ptr<HttpConnection> conn);
 
   Reactor& reactor_;
+  DnsResolver& resolver_;
   PoolLimits limits_;
-  std::unordered_map<std::string, std::deque<std::unique_ptr<Idle>>> idle_;
-  size_t total_ = 0;
-  std::unordered_map<std::string, std::shared_ptr<H2Connection>> h2_;
-  std::unordered_map<std::string, std::vector<DialWaiter>> dials_;
+  std::unordered_map<std::string, Origin> origins_;
+  size_t idle_total_ = 0;
   WaitQueues<H1Take> h1_waiters_;
-  std::unordered_map<std::string, bool> http1_origins_;
   std::shared_ptr<Slots> slots_;  // outlives the pool while connections hold slots
+  bool closed_ = false;
+};
+
+// One request's acquisition of connections for one origin (a hop; a
+// redirect to another origin makes a new one). Destroying it stops every
+// wait, and a dial of its own still running ends with it, as upstream's
+// request context ends its dial.
+class ConnectionPool::Acquisition {
+ public:
+  using Take = std::function<void(Result<std::shared_ptr<HttpConnection>>)>;
+
+  ~Acquisition();
+  Acquisition(const Acquisition&) = delete;
+  Acquisition& operator=(const Acquisition&) = delete;
+
+  // Finds a connection: the origin's HTTP/2 one, an idle HTTP/1.1 one, a
+  // dial in flight whose HTTP/2 it may share, one freed by another request
+  // while waiting, or a dial of its own (within maxConnsPerHost). `take`
+  // runs once, maybe from inside this call. Called again (a retry), a dial
+  // this acquisition started earlier still counts.
+  void acquire(Take take);
+  // The request is done with the connection. A reusable HTTP/1.1 one goes
+  // back to the pool; anything else is closed. HTTP/2 ones stay shared.
+  void release(std::shared_ptr<HttpConnection> conn, bool reusable);
+  // Stops every wait and a dial of its own, as destruction does; safe from
+  // inside its own `take` (destroy it later then). Afterwards it no longer
+  // refers to the pool, so it may outlive it.
+  void abandon();
+  const std::string& key() const { return options_.key; }
+
+ private:
+  friend class ConnectionPool;
+  Acquisition(ConnectionPool& pool, AcquireOptions options, std::function<void(AcquireProgress)> progress);
+
+  void find();
+  void start_dial(Slot slot);
+  void on_dialed(Result<Connected> dialed);
+  void on_shared_dial_end(std::shared_ptr<HttpConnection> h2);
+  Result<std::shared_ptr<HttpConnection>> make_connection(Connected c);
+  void stop_waiting();
+  void deliver(Result<std::shared_ptr<HttpConnection>> r);
+  void report(AcquireProgress p);
+
+  ConnectionPool& pool_;
+  AcquireOptions options_;
+  std::function<void(AcquireProgress)> progress_;
+  Take take_;  // set while acquiring
+  std::shared_ptr<WaitQueues<H1Take>::Waiter> h1_waiter_;
+  std::shared_ptr<WaitQueues<std::function<bool()>>::Waiter> slot_waiter_;
+  uint64_t generation_ = 0;  // which find() a slot wake-up is for
+  bool waiting_for_shared_dial_ = false;
+  std::unique_ptr<ConnectionChain> dial_;
+  Slot dial_slot_;
+  bool owns_shared_dial_ = false;  // others wait on our dial
+  bool abandoned_ = false;
+  Liveness liveness_;
 };
 
 }  // namespace tlsc

@@ -10,6 +10,9 @@ namespace tlsc {
 
 class ExchangeObserver {
  public:
+  // The whole request has been handed to the transport (HTTP/2: its last
+  // frame left nghttp2). Optional to act on.
+  virtual void on_request_sent() {}
   virtual void on_response_head(const ResponseHead& head) = 0;
   virtual void on_response_body(std::string_view bytes) = 0;
   // The response is complete. The observer may hand the connection back to

@@ -24,6 +24,9 @@ struct Response {
   // A failure's kind (status 0); written as errorCode, which upstream's
   // bindings ignore.
   std::optional<ErrorCode> error_code;
+  // Where the request was when it failed ("dialing", "awaiting_head"...);
+  // written as errorState. None for input refused before it started.
+  std::optional<std::string> error_state;
 };
 
 // The status-0 Response for a failure: upstream's text in body, our code.

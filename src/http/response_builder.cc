@@ -1,8 +1,5 @@
 #include "http/response_builder.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <map>
 
 #include "core/base64.h"
@@ -19,34 +16,11 @@ const std::string* header_value(const ResponseHead& head, std::string_view canon
   return nullptr;
 }
 
-// Upstream writes the converted body into the file (appending) in blocks of
-// the caller's size, then the EOF symbol, and returns an empty body.
-std::optional<Error> append_to_file(const BodyDelivery& d, std::string_view text) {
-  const std::string& path = *d.stream_output_path;
-  std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (f == nullptr) return make_error(ErrorCode::file, "open " + path + ": " + std::strerror(errno));
-  size_t block = d.stream_block_size > 0 ? d.stream_block_size : 1024;
-  bool ok = true;
-  for (size_t off = 0; ok && off < text.size(); off += block) {
-    size_t n = std::min(block, text.size() - off);
-    ok = std::fwrite(text.data() + off, 1, n, f) == n;
-  }
-  if (ok && d.stream_eof_symbol) {
-    ok = std::fwrite(d.stream_eof_symbol->data(), 1, d.stream_eof_symbol->size(), f) ==
-         d.stream_eof_symbol->size();
-  }
-  int saved = errno;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) return make_error(ErrorCode::file, "write " + path + ": " + std::strerror(saved ? saved : errno));
-  return std::nullopt;
-}
-
 }  // namespace
 
-Result<Response> build_response(Response r, const ResponseHead& head, const Url& final_url,
-                                std::string body, bool transport_decompressed,
-                                std::optional<std::vector<Cookie>> jar_cookies,
-                                const BodyDelivery& delivery) {
+BuiltResponse build_response(Response r, const ResponseHead& head, const Url& final_url, std::string body,
+                             bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
+                             const BodyDelivery& delivery) {
   r.status = head.status;
   r.used_protocol = head.proto;
   r.target = final_url.to_string();
@@ -68,17 +42,18 @@ Result<Response> build_response(Response r, const ResponseHead& head, const Url&
 
   if (delivery.is_byte_response) {
     r.body = "data:" + detect_content_type(body) + ";base64," + base64_encode(body);
-    return r;
+    return {std::move(r), std::nullopt};
   }
-  if (body.empty()) return r;
+  if (body.empty()) return {std::move(r), std::nullopt};
   const std::string* ct = header_value(head, "Content-Type");
   std::string text = charset::to_utf8(body, ct ? *ct : std::string_view());
   if (delivery.stream_output_path) {
-    if (auto e = append_to_file(delivery, text)) return *e;
-  } else {
-    r.body = std::move(text);
+    // Upstream writes the converted body into the file and returns an
+    // empty body.
+    return {std::move(r), std::move(text)};
   }
-  return r;
+  r.body = std::move(text);
+  return {std::move(r), std::nullopt};
 }
 
 }  // namespace tlsc

@@ -23,12 +23,19 @@ struct BodyDelivery {
   std::optional<std::string> stream_eof_symbol;
 };
 
+struct BuiltResponse {
+  Response response;
+  // streamOutputPath: the converted body, for the caller to append to the
+  // file (a blocking write, so not on the loop thread); the response's own
+  // body is then empty, as upstream's.
+  std::optional<std::string> file_text;
+};
+
 // jar_cookies: nullopt when the client has no jar (cookies then `{}`).
 // transport_decompressed: the transport asked for compression itself, so
 // Content-Encoding and Content-Length are dropped as fhttp drops them.
-Result<Response> build_response(Response base, const ResponseHead& head, const Url& final_url,
-                                std::string body, bool transport_decompressed,
-                                std::optional<std::vector<Cookie>> jar_cookies,
-                                const BodyDelivery& delivery);
+BuiltResponse build_response(Response base, const ResponseHead& head, const Url& final_url, std::string body,
+                             bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
+                             const BodyDelivery& delivery);
 
 }  // namespace tlsc

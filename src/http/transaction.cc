@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <random>
 
 #include "cookies/cookie_jar.h"
-#include "conn/chain_builder.h"
-#include "http/h2/h2_request.h"
-#include "platform/clock.h"
-#include "wire/header_canon.h"
-#include "http/response_builder.h"
 #include "core/ascii.h"
+#include "http/origin.h"
+#include "http/response_builder.h"
+#include "platform/clock.h"
+#include "platform/file.h"
+#include "wire/header_canon.h"
 
 namespace tlsc {
 namespace {
@@ -68,6 +69,23 @@ std::string redacted(const Url& u) {
 
 }  // namespace
 
+std::string_view transaction_state_name(TransactionState s) {
+  switch (s) {
+    case TransactionState::starting: return "starting";
+    case TransactionState::waiting_for_slot: return "waiting_for_slot";
+    case TransactionState::waiting_for_shared_dial: return "waiting_for_shared_dial";
+    case TransactionState::dialing: return "dialing";
+    case TransactionState::waiting_to_retry: return "waiting_to_retry";
+    case TransactionState::sending: return "sending";
+    case TransactionState::awaiting_head: return "awaiting_head";
+    case TransactionState::reading_body: return "reading_body";
+    case TransactionState::redirecting: return "redirecting";
+    case TransactionState::writing_output: return "writing_output";
+    case TransactionState::done: return "done";
+  }
+  return "done";
+}
+
 void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done) {
   auto t = std::make_shared<Transaction>(std::move(client), std::move(plan), std::move(done));
   t->self_ = t;
@@ -76,14 +94,16 @@ void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Co
     return;
   }
   t->client_->add(t.get());
+  t->trace(t->plan_.method + " " + t->plan_.url.to_string());
   if (t->options_.timeout.count() > 0) {
     std::weak_ptr<Transaction> weak = t;
     t->timeout_timer_ = t->reactor_.add_timer(t->options_.timeout, [weak] {
       auto self = weak.lock();
       if (!self) return;
       self->timeout_timer_ = 0;
-      bool reading_body = self->phase_ == Phase::body;
-      if (reading_body) {
+      // Upstream reads the body after Do returned: its deadline error then
+      // carries no "failed to do request" prefix.
+      if (self->state_ == TransactionState::reading_body || self->state_ == TransactionState::redirecting) {
         self->fail(make_error(ErrorCode::timeout,
                               "context deadline exceeded (Client.Timeout or context cancellation while "
                               "reading body)"),
@@ -122,7 +142,8 @@ Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, C
       reactor_(client_->reactor()),
       options_(client_->options()),
       plan_(std::move(plan)),
-      done_(std::move(done)) {
+      done_(std::move(done)),
+      started_(MonotonicClock::now()) {
   url_ = plan_.url;
   method_ = plan_.method;
   body_ = plan_.body;
@@ -148,14 +169,27 @@ std::string Transaction::url_error_prefix() const {
 
 void Transaction::cancel(const Error& reason) { fail(reason); }
 
+void Transaction::set_state(TransactionState s) {
+  if (state_ == s) return;
+  state_ = s;
+  trace(transaction_state_name(s));
+}
+
+void Transaction::trace(std::string_view what) const {
+  if (!options_.debug) return;
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(MonotonicClock::now() - started_).count();
+  // One line per step, as upstream's debug logger prints one per event.
+  std::fprintf(stderr, "tls-client debug: %s +%lldms %.*s\n", plan_.id.c_str(), static_cast<long long>(ms),
+               static_cast<int>(what.size()), what.data());
+}
+
 void Transaction::begin_hop() {
-  phase_ = Phase::connect;
+  set_state(TransactionState::starting);
   head_ = ResponseHead{};
   body_bytes_.clear();
   decoder_.reset();
   content_encoding_.reset();
   decode_error_.reset();
-  following_redirect_ = false;
   redirect_to_.reset();
 
   if (url_.scheme != "http" && url_.scheme != "https") {
@@ -218,238 +252,101 @@ void Transaction::begin_hop() {
     fail(*error);
     return;
   }
-  h1_request_ = std::move(req);
-  origin_ = pool_key(url_, options_);
-  acquire_connection();
-}
+  request_.message = std::move(req);
+  request_.scheme = url_.scheme;
+  request_.max_header_bytes = options_.transport.max_response_header_bytes > 0
+                                  ? static_cast<size_t>(options_.transport.max_response_header_bytes)
+                                  : kDefaultMaxHeaderBytes;
+  request_.read_buffer_size = options_.transport.read_buffer_size > 0
+                                  ? static_cast<size_t>(options_.transport.read_buffer_size)
+                                  : 0;
 
-void Transaction::acquire_connection() {
-  phase_ = Phase::connect;
-  ++wait_generation_;  // earlier slot wake-ups are stale
-  ConnectionPool& pool = client_->pool();
-  if (slot_wait_) pool.stop_waiting(slot_wait_);
-  if (dialer_ && dial_key_ != origin_) {
-    // A redirect to another origin: that dial is not needed any more
-    // (upstream's request context ends it with the hop).
-    drop_dial();
-  }
-  if (h1_wait_ && h1_wait_->key != origin_) pool.stop_waiting(h1_wait_);
-  const bool may_h2 = url_.scheme == "https" && !options_.force_http1;
-  if (may_h2) {
-    if (auto h2 = pool.h2(origin_)) {
-      stop_waiting();
-      send_on_h2(std::move(h2));
-      return;
-    }
-  }
-  if (!client_->single_request()) {
-    if (auto conn = pool.take(origin_)) {
-      stop_waiting();
-      send_on(std::move(conn));
-      return;
-    }
-  }
-  const bool may_share_dial = may_h2 && !pool.speaks_http1(origin_);
-  if (may_share_dial && pool.dial_in_flight(origin_) && !owns_dial_) {
-    stop_waiting();
-    std::weak_ptr<Transaction> weak = weak_from_this();
-    pool.wait_for_dial(origin_, [weak](std::shared_ptr<H2Connection> h2) {
-      if (auto self = weak.lock()) self->on_dial_shared(std::move(h2));
-    });
-    return;
-  }
-  // HTTP/1.1: from here on this request also takes a connection that
-  // another request frees before its own is ready (Go's idleConnWait; not
-  // with keep-alives off, as Go's queueForIdleConn).
-  if (!may_share_dial && !client_->single_request() && !options_.transport.disable_keep_alives && !h1_wait_) {
-    std::weak_ptr<Transaction> weak = weak_from_this();
-    h1_wait_ = pool.wait_for_h1(origin_, [weak, &pool](std::unique_ptr<H1Connection> conn) {
-      auto self = weak.lock();
-      if (self && self->phase_ == Phase::connect) {
-        self->h1_wait_.reset();
-        self->stop_waiting();  // for a slot
-        self->send_on(std::move(conn));
-      } else {
-        pool.put(std::move(conn));
+  std::string key = pool_key(url_, options_);
+  if (!acquisition_ || acquisition_->key() != key) {
+    // A redirect to another origin: the old hop's dial is not needed any
+    // more (upstream's request context ends it with the hop).
+    end_acquisition();
+    TlsContext* tls = nullptr;
+    if (url_.scheme == "https") {
+      auto made = client_->tls_context();
+      if (!made) {
+        fail(made.error());
+        return;
       }
-    });
-  }
-  // A dial this request started for the origin (before a retry) still
-  // runs: wait for it.
-  if (dialer_) return;
-  auto slot = pool.try_reserve_slot(origin_);
-  if (!slot) {
-    // maxConnsPerHost reached: wait for a connection to free up.
-    std::weak_ptr<Transaction> weak = weak_from_this();
-    slot_wait_ = pool.wait_for_slot(origin_, [weak, generation = wait_generation_] {
-      auto self = weak.lock();
-      if (!self || self->phase_ != Phase::connect || self->wait_generation_ != generation) return false;
-      self->slot_wait_.reset();
-      self->acquire_connection();
-      return true;
-    });
-    return;
-  }
-  slot_ = std::move(*slot);
-  if (may_share_dial) {
-    pool.begin_dial(origin_);
-    owns_dial_ = true;
-  }
-  connect_new();
-}
-
-void Transaction::stop_waiting() {
-  if (h1_wait_) client_->pool().stop_waiting(h1_wait_);
-  if (slot_wait_) client_->pool().stop_waiting(slot_wait_);
-}
-
-void Transaction::drop_dial() {
-  // Never from inside the chain's own callback (on_dialed takes it first):
-  // destroying it stops every step at once.
-  dialer_.reset();
-  end_own_dial(nullptr);
-  slot_.reset();
-}
-
-void Transaction::on_dial_shared(std::shared_ptr<H2Connection> h2) {
-  if (phase_ != Phase::connect) return;
-  if (h2 && h2->accepts_requests()) {
-    send_on_h2(std::move(h2));
-    return;
-  }
-  acquire_connection();
-}
-
-void Transaction::end_own_dial(const std::shared_ptr<H2Connection>& h2) {
-  if (!owns_dial_) return;
-  owns_dial_ = false;
-  client_->pool().end_dial(dial_key_, h2);
-}
-
-void Transaction::connect_new() {
-  phase_ = Phase::connect;
-  dial_key_ = origin_;
-  TlsContext* tls = nullptr;
-  if (url_.scheme == "https") {
-    auto made = client_->tls_context();
-    if (!made) {
-      end_own_dial(nullptr);
-      fail(made.error());
-      return;
+      tls = *made;
     }
-    tls = *made;
+    AcquireOptions a;
+    a.key = key;
+    a.dial = dial_plan(url_, options_, tls);
+    a.may_h2 = url_.scheme == "https" && !options_.force_http1;
+    a.reuse = !client_->single_request();
+    a.late_binding = !options_.transport.disable_keep_alives;
+    a.h2 = options_.h2;
+    a.h2_limits.idle_timeout = client_->pool().idle_timeout();
+    if (options_.transport.max_response_header_bytes > 0) {
+      a.h2_limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
+    }
+    a.h2_limits.single_use = options_.transport.disable_keep_alives;
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    acquisition_ = client_->pool().begin(std::move(a), [weak](AcquireProgress p) {
+      if (auto self = weak.lock()) self->on_acquire_progress(p);
+    });
   }
+  acquire();
+}
+
+void Transaction::acquire() {
   std::weak_ptr<Transaction> weak = weak_from_this();
-  dialer_ = build_connection_chain(reactor_, client_->resolver(), dial_plan(url_, options_, tls));
-  dialer_->start(Connected{}, [weak](Result<Connected> dialed) {
-    if (auto self = weak.lock()) self->on_dialed(std::move(dialed));
+  acquisition_->acquire([weak](Result<std::shared_ptr<HttpConnection>> conn) {
+    if (auto self = weak.lock()) self->on_connection(std::move(conn));
   });
 }
 
-void Transaction::on_dialed(Result<Connected> dialed) {
-  reactor_.destroy_later(std::move(dialer_));  // we are inside its callback
-  if (phase_ != Phase::connect) {
-    // This request took a connection another one freed while we dialed:
-    // ours goes to the next waiter, or idle (Go's dialConnFor).
-    ConnectionPool::Slot slot = std::move(slot_);
-    if (!dialed) return;
-    if (dialed->alpn != "h2" && !client_->closed() && !client_->single_request()) {
-      auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), dial_key_);
-      conn->attach_slot(std::move(slot));
-      client_->pool().put(std::move(conn));
+void Transaction::on_acquire_progress(AcquireProgress p) {
+  switch (p) {
+    case AcquireProgress::waiting_for_slot:
+      set_state(TransactionState::waiting_for_slot);
       return;
-    }
-    // Closed after the dialer's call returns.
-    std::shared_ptr<Stream> doomed(std::move(dialed->stream));
-    doomed->close();
-    reactor_.post([doomed] {});
-    return;
+    case AcquireProgress::waiting_for_dial:
+      set_state(TransactionState::waiting_for_shared_dial);
+      return;
+    case AcquireProgress::dialing:
+      set_state(TransactionState::dialing);
+      return;
   }
-  stop_waiting();
-  if (!dialed) {
-    end_own_dial(nullptr);
-    fail(dialed.error());
-    return;
-  }
-  if (dialed->alpn != "h2") {
-    if (url_.scheme == "https") client_->pool().note_http1(origin_);
-    end_own_dial(nullptr);
-    auto conn = std::make_unique<H1Connection>(std::move(dialed->stream), origin_);
-    conn->attach_slot(std::move(slot_));
-    send_on(std::move(conn));
-    return;
-  }
-  const H2Fingerprint* fingerprint = &options_.h2;
-  H2Limits limits;
-  limits.idle_timeout = client_->pool().idle_timeout();
-  if (options_.transport.max_response_header_bytes > 0) {
-    limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
-  }
-  limits.single_use = options_.transport.disable_keep_alives;
-  ConnectionPool* pool = &client_->pool();
-  auto h2 = H2Connection::create(reactor_, std::move(dialed->stream), origin_, *fingerprint, limits,
-                                 [pool](H2Connection* c) { pool->forget_h2(c); });
-  if (!h2) {
-    end_own_dial(nullptr);
-    fail(h2.error());
-    return;
-  }
-  std::shared_ptr<H2Connection> conn = std::move(*h2);
-  conn->attach_slot(std::move(slot_));
-  if (!client_->single_request() && !limits.single_use) client_->pool().add_h2(conn);
-  send_on_h2(conn);
-  // Requests that waited for this dial share the connection.
-  end_own_dial(limits.single_use ? nullptr : conn);
 }
 
-void Transaction::send_on(std::unique_ptr<H1Connection> conn) {
-  conn_ = std::move(conn);
-  phase_ = Phase::headers;
-  size_t max_header = options_.transport.max_response_header_bytes > 0
-                          ? static_cast<size_t>(options_.transport.max_response_header_bytes)
-                          : kDefaultMaxHeaderBytes;
-  size_t read_buffer = options_.transport.read_buffer_size > 0
-                           ? static_cast<size_t>(options_.transport.read_buffer_size)
-                           : 0;
-  auto bytes = write_h1_request(h1_request_);
-  if (!bytes) {
-    fail(bytes.error());
-    return;
-  }
-  conn_->start_exchange(*bytes, method_, max_header, read_buffer, this);
+void Transaction::end_acquisition() {
+  if (!acquisition_) return;
+  acquisition_->abandon();
+  // We may be inside its own call.
+  reactor_.destroy_later(std::move(acquisition_));
 }
 
-void Transaction::send_on_h2(std::shared_ptr<H2Connection> conn) {
-  const H2Fingerprint* fingerprint = &options_.h2;
-  H2Request req;
-  req.method = method_;
-  req.scheme = url_.scheme;
-  req.authority = h1_request_.host;
-  req.path = url_.request_uri();
-  req.headers = h1_request_.headers;
-  req.header_order = h1_request_.header_order;
-  req.pseudo_header_order = fingerprint->pseudo_header_order;
-  req.add_accept_encoding = !h1_request_.extra_headers.empty();
-  req.body = body_;
-  auto block = h2_header_block(req);
-  if (!block) {
-    fail(block.error());
+void Transaction::on_connection(Result<std::shared_ptr<HttpConnection>> conn) {
+  if (!conn) {
+    fail(conn.error());
     return;
   }
-  h2_ = std::move(conn);
-  phase_ = Phase::headers;
-  auto id = h2_->submit(*block, body_, this);
+  conn_ = std::move(*conn);
+  set_state(TransactionState::sending);
+  auto id = conn_->submit(request_, this);
   if (!id) {
-    h2_.reset();
+    release_connection(false);
     fail(id.error());
     return;
   }
-  h2_stream_ = *id;
+  exchange_ = *id;
+}
+
+void Transaction::on_request_sent() {
+  if (state_ == TransactionState::sending) set_state(TransactionState::awaiting_head);
 }
 
 void Transaction::on_response_head(const ResponseHead& head) {
   head_ = head;
-  phase_ = Phase::body;
+  set_state(TransactionState::reading_body);
+  trace(head_.proto + " " + std::to_string(head_.status));
   // Cookies are stored as soon as the headers arrive, for every hop, as Go's
   // Client.send does.
   if (options_.use_cookie_jar) {
@@ -476,8 +373,8 @@ void Transaction::on_response_head(const ResponseHead& head) {
                         "failed to parse Location header \"" + *loc + "\": " + ref.error().message));
         return;
       }
-      following_redirect_ = true;
       redirect_to_ = resolve_reference(url_, *ref);
+      set_state(TransactionState::redirecting);
       return;
     }
   }
@@ -488,7 +385,7 @@ void Transaction::on_response_head(const ResponseHead& head) {
 }
 
 void Transaction::on_response_body(std::string_view bytes) {
-  if (following_redirect_ || decode_error_) return;
+  if (state_ != TransactionState::reading_body || decode_error_) return;
   if (!decoder_ && content_encoding_ && !bytes.empty()) {
     decoder_ = BodyDecoder::create(*content_encoding_);
     content_encoding_.reset();
@@ -501,23 +398,22 @@ void Transaction::on_response_body(std::string_view bytes) {
 }
 
 void Transaction::release_connection(bool reusable) {
-  if (h2_) {
-    // A stream still open is reset; a finished one is already forgotten.
-    std::shared_ptr<H2Connection> h2 = std::move(h2_);
-    h2->cancel(h2_stream_);
-    h2_stream_ = 0;
-    return;
-  }
   if (!conn_) return;
-  std::unique_ptr<H1Connection> conn = std::move(conn_);
-  if (reusable && !client_->single_request() && !client_->closed() && conn->reusable()) {
-    client_->pool().put(std::move(conn));
+  std::shared_ptr<HttpConnection> conn = std::move(conn_);
+  const HttpConnection::ExchangeId exchange = exchange_;
+  exchange_ = 0;
+  if (conn->multiplexed()) {
+    // A stream still open is reset; a finished one is already forgotten.
+    // The connection stays shared (or closes itself when nobody has it).
+    conn->cancel(exchange);
+  } else if (acquisition_) {
+    acquisition_->release(std::move(conn), reusable && !client_->closed());
     return;
+  } else {
+    conn->cancel(exchange);
   }
-  // Not from inside the connection's own call stack.
-  std::shared_ptr<H1Connection> doomed(std::move(conn));
-  doomed->abandon();
-  reactor_.post([doomed] {});
+  // Maybe the last owner, and maybe inside the connection's own call.
+  reactor_.destroy_later(std::move(conn));
 }
 
 void Transaction::on_response_complete() {
@@ -526,28 +422,30 @@ void Transaction::on_response_complete() {
 }
 
 void Transaction::on_response_error(const Error& error, bool retryable) {
-  const bool over_h2 = h2_ != nullptr;
+  const bool over_h2 = conn_ && conn_->multiplexed();
+  const bool reading = state_ == TransactionState::reading_body || state_ == TransactionState::redirecting;
   bool retry = retryable && retries_ < kMaxRetries;
   release_connection(false);
   if (retry) {
     // As Go's transports: any connection of the origin will do, idle or
     // new; HTTP/2 waits between retries after the first.
     const int retry_number = retries_++;
-    phase_ = Phase::connect;
+    trace("retrying: " + error.message);
     if (!over_h2 || retry_number == 0) {
-      acquire_connection();
+      acquire();
       return;
     }
+    set_state(TransactionState::waiting_to_retry);
     std::weak_ptr<Transaction> weak = weak_from_this();
     retry_timer_ = reactor_.add_timer(h2_retry_backoff(retry_number), [weak] {
       auto self = weak.lock();
       if (!self) return;
       self->retry_timer_ = 0;
-      if (self->phase_ == Phase::connect) self->acquire_connection();
+      if (self->state_ == TransactionState::waiting_to_retry) self->acquire();
     });
     return;
   }
-  if (phase_ == Phase::body) {
+  if (reading) {
     // Upstream reads the body after Do returned, so a body error carries no
     // "failed to do request" prefix.
     Error e = error;
@@ -559,7 +457,7 @@ void Transaction::on_response_error(const Error& error, bool retryable) {
 }
 
 void Transaction::after_response() {
-  if (!following_redirect_) {
+  if (!redirect_to_) {
     finish_with_body();
     return;
   }
@@ -594,6 +492,7 @@ void Transaction::after_response() {
   }
   url_ = next;
   retries_ = 0;
+  trace("redirect to " + url_.to_string());
   begin_hop();
 }
 
@@ -620,25 +519,49 @@ void Transaction::finish_with_body() {
   // body it asked compression for; its HTTP/2 transport decodes and keeps
   // both.
   const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
-  auto r = build_response(std::move(base), head_, url_, std::move(body_bytes_), headers_dropped,
-                          std::move(jar_cookies), delivery);
-  if (!r) {
-    fail(r.error(), false);
+  auto built = build_response(std::move(base), head_, url_, std::move(body_bytes_), headers_dropped,
+                              std::move(jar_cookies), delivery);
+  if (!built.file_text) {
+    complete(std::move(built.response));
     return;
   }
-  complete(std::move(*r));
+  // The body is read: the client timeout is over, as upstream writes the
+  // file after Do returned. The write blocks, so it runs off the loop.
+  if (timeout_timer_) {
+    reactor_.cancel_timer(timeout_timer_);
+    timeout_timer_ = 0;
+  }
+  set_state(TransactionState::writing_output);
+  auto result = std::make_shared<std::optional<Error>>();
+  auto text = std::make_shared<std::string>(std::move(*built.file_text));
+  auto response = std::make_shared<Response>(std::move(built.response));
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  reactor_.run_blocking(
+      [result, text, path = *plan_.stream_output_path, block = plan_.stream_block_size,
+       eof = plan_.stream_eof_symbol.value_or("")] { *result = append_to_file(path, *text, block, eof); },
+      [weak, result, response] {
+        auto self = weak.lock();
+        if (!self || self->state_ != TransactionState::writing_output) return;  // cancelled meanwhile
+        if (*result) {
+          self->fail(**result, false);
+          return;
+        }
+        self->complete(std::move(*response));
+      });
 }
 
 void Transaction::fail(Error error, bool wrap_url) {
-  if (phase_ == Phase::done) return;
+  if (state_ == TransactionState::done) return;
   if (wrap_url) error.message = "failed to do request: " + url_error_prefix() + error.message;
+  trace(std::string("failed (") + std::string(error_code_name(error.code)) + "): " + error.message);
   Response r = error_response(plan_.id, plan_.session_id, std::move(error));
+  r.error_state = std::string(transaction_state_name(state_));
   complete(std::move(r));
 }
 
 void Transaction::complete(Response r) {
-  if (phase_ == Phase::done) return;
-  phase_ = Phase::done;
+  if (state_ == TransactionState::done) return;
+  set_state(TransactionState::done);
   auto keep = std::move(self_);  // released when this function returns
   if (timeout_timer_) {
     reactor_.cancel_timer(timeout_timer_);
@@ -648,11 +571,10 @@ void Transaction::complete(Response r) {
     reactor_.cancel_timer(retry_timer_);
     retry_timer_ = 0;
   }
+  release_connection(false);
   // A dial still running ends with the request, as upstream's request
   // context ends it.
-  drop_dial();
-  stop_waiting();
-  release_connection(false);
+  end_acquisition();
   client_->remove(this);
   if (client_->single_request()) client_->pool().close_all();
   auto done = std::move(done_);

@@ -1,30 +1,48 @@
-// One request from start to its single completion: per hop
-// connect → send → head → body, then cookies, redirect or finish, all under
-// one client timeout. A hop goes over the origin's HTTP/2 connection, an
-// idle HTTP/1.1 one, or a new one (ALPN decides which protocol it speaks).
-// Loop thread only, except the constructor.
+// One request from start to its single completion, as a state machine:
+//
+//   starting -> (waiting_for_slot | waiting_for_shared_dial | dialing)* ->
+//   sending -> awaiting_head -> reading_body [-> writing_output] -> done
+//                                 \-> redirecting -> starting (next hop)
+//   a request the server never processed: -> waiting_to_retry -> dialing ...
+//
+// all under one client timeout. The state names every error's place
+// (errorState) and, with withDebug, each step on stderr. Connections come
+// from the client's pool (ConnectionPool::Acquisition) and are spoken to
+// through HttpConnection, whichever protocol ALPN chose. Loop thread only,
+// except the constructor.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
+#include <string_view>
 
-#include "core/url.h"
-#include "conn/connection_chain.h"
-#include "http/origin.h"
-#include "cookies/cookie.h"
 #include "codec/decoder.h"
-#include "http/h1/h1_connection.h"
-#include "wire/h1_request_writer.h"
-#include "http/h2/h2_connection.h"
-#include "http/response.h"
-#include "net/dns_resolver.h"
+#include "core/url.h"
 #include "http/client.h"
+#include "http/connection_pool.h"
+#include "http/http_connection.h"
 #include "http/request_plan.h"
+#include "http/response.h"
 
 namespace tlsc {
+
+enum class TransactionState {
+  starting,                 // checking the hop and building its request
+  waiting_for_slot,         // maxConnsPerHost reached for the origin
+  waiting_for_shared_dial,  // another request's dial may end in HTTP/2
+  dialing,                  // DNS, TCP, proxy, TLS of a connection of its own
+  waiting_to_retry,         // HTTP/2's backoff before sending again
+  sending,                  // the request is being handed to the connection
+  awaiting_head,            // sent; no response head yet
+  reading_body,
+  redirecting,              // reading a redirect's body before the next hop
+  writing_output,           // streamOutputPath: the body goes to the file (off the loop thread)
+  done,
+};
+
+std::string_view transaction_state_name(TransactionState s);
 
 class Transaction final : public ExchangeObserver,
                           public ClientRequest,
@@ -36,6 +54,7 @@ class Transaction final : public ExchangeObserver,
   // The client ended under us: finish now with an error.
   void cancel(const Error& reason) override;
 
+  void on_request_sent() override;
   void on_response_head(const ResponseHead& head) override;
   void on_response_body(std::string_view bytes) override;
   void on_response_complete() override;
@@ -45,23 +64,18 @@ class Transaction final : public ExchangeObserver,
   ~Transaction();
 
  private:
-  enum class Phase { connect, headers, body, done };
-
   void begin_hop();
-  void acquire_connection();
-  void connect_new();
-  void on_dialed(Result<Connected> dialed);
-  void on_dial_shared(std::shared_ptr<H2Connection> h2);
-  void end_own_dial(const std::shared_ptr<H2Connection>& h2);
-  void stop_waiting();
-  void drop_dial();
-  void send_on(std::unique_ptr<H1Connection> conn);
-  void send_on_h2(std::shared_ptr<H2Connection> conn);
+  void acquire();
+  void on_connection(Result<std::shared_ptr<HttpConnection>> conn);
+  void on_acquire_progress(AcquireProgress p);
   void release_connection(bool reusable);
+  void end_acquisition();
   void after_response();
   void finish_with_body();
   void fail(Error error, bool wrap_url = true);
   void complete(Response r);
+  void set_state(TransactionState s);
+  void trace(std::string_view what) const;
   std::string url_error_prefix() const;
 
   std::shared_ptr<HttpClient> client_;
@@ -70,6 +84,8 @@ class Transaction final : public ExchangeObserver,
   RequestPlan plan_;
   Completion done_;
   std::shared_ptr<Transaction> self_;  // alive until complete()
+  TransactionState state_ = TransactionState::starting;
+  Reactor::Clock::time_point started_;
 
   // Current hop.
   Url url_;
@@ -77,28 +93,18 @@ class Transaction final : public ExchangeObserver,
   std::optional<std::string> body_;
   HeaderList headers_;
   std::optional<std::string> host_;
-  Phase phase_ = Phase::connect;
   bool requested_compression_ = false;
   int retries_ = 0;
   int redirects_ = 0;
-  std::string origin_;           // pool key of the hop's origin
-  H1Request h1_request_;         // the hop's request, as the HTTP/1.1 writer takes it
-  std::unique_ptr<H1Connection> conn_;
-  std::shared_ptr<H2Connection> h2_;
-  int32_t h2_stream_ = 0;
-  std::unique_ptr<ConnectionChain> dialer_;
-  std::string dial_key_;         // origin_ when dialer_ started; it may outlive the wait (late binding)
-  std::shared_ptr<ConnectionPool::H1Waiter> h1_wait_;  // takes a connection another request frees
-  std::shared_ptr<ConnectionPool::SlotWaiter> slot_wait_;  // maxConnsPerHost: waits for a slot
-  uint64_t wait_generation_ = 0;  // which acquire_connection a slot wake-up is for
-  bool owns_dial_ = false;       // other requests for the origin wait on our dial
-  ConnectionPool::Slot slot_;    // maxConnsPerHost slot of our dial, until a connection takes it
+  OutgoingRequest request_;
+  std::unique_ptr<ConnectionPool::Acquisition> acquisition_;
+  std::shared_ptr<HttpConnection> conn_;
+  HttpConnection::ExchangeId exchange_ = 0;
   Reactor::TimerId timeout_timer_ = 0;
-  Reactor::TimerId retry_timer_ = 0;  // HTTP/2 backoff before a retry
+  Reactor::TimerId retry_timer_ = 0;
 
   // Current response.
   ResponseHead head_;
-  bool following_redirect_ = false;
   std::optional<Url> redirect_to_;
   std::optional<std::string> content_encoding_;
   std::unique_ptr<BodyDecoder> decoder_;  // made on the first body byte

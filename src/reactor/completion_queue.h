@@ -1,6 +1,6 @@
 // Finished async responses, collected by whoever calls waitNext, plus the
-// notifier thread behind setNotify. See DESIGN.md section 2 for the
-// contract this implements.
+// notifier thread behind setNotify. abi/CONTRACT.md ("Async semantics")
+// states the contract this implements.
 #pragma once
 
 #include <condition_variable>

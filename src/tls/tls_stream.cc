@@ -19,10 +19,7 @@ TlsStream::TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::Uniq
   inner_->set_observer(this);
 }
 
-TlsStream::~TlsStream() {
-  *alive_ = false;
-  close();
-}
+TlsStream::~TlsStream() { close(); }
 
 void TlsStream::start_handshake(HandshakeDone done) {
   handshake_done_ = std::move(done);
@@ -66,8 +63,8 @@ void TlsStream::write(std::string_view bytes) {
       int err = SSL_get_error(ssl_.get(), n);
       Error e = tls_handshake_error(ssl_.get(), err, host_, &trace_);
       // Reported from the loop, not from inside the caller's write().
-      reactor_.post([alive = alive_, this, e] {
-        if (*alive) fail(e);
+      reactor_.post([alive = liveness_.watch(), this, e] {
+        if (alive) fail(e);
       });
       return;
     }
@@ -123,9 +120,9 @@ void TlsStream::on_stream_closed(const Error* error) {
     return;
   }
   // Decrypt what is still buffered, then report the close.
-  auto alive = alive_;
+  auto alive = liveness_.watch();
   advance();
-  if (!*alive || closed_) return;
+  if (!alive || closed_) return;
   StreamObserver* obs = observer_;
   closed_ = true;
   observer_ = nullptr;
@@ -133,7 +130,7 @@ void TlsStream::on_stream_closed(const Error* error) {
 }
 
 void TlsStream::advance() {
-  auto alive = alive_;
+  auto alive = liveness_.watch();
   if (handshaking_) {
     int rc = SSL_do_handshake(ssl_.get());
     flush_out();
@@ -152,7 +149,7 @@ void TlsStream::advance() {
     auto done = std::move(handshake_done_);
     handshake_done_ = nullptr;
     if (done) done(std::nullopt);
-    if (!*alive || closed_) return;
+    if (!alive || closed_) return;
   }
   std::array<char, 16384> buf;
   for (;;) {
@@ -164,7 +161,7 @@ void TlsStream::advance() {
         return;
       }
       observer_->on_stream_data(std::string_view(buf.data(), static_cast<size_t>(n)));
-      if (!*alive || closed_) return;
+      if (!alive || closed_) return;
       continue;
     }
     int err = SSL_get_error(ssl_.get(), n);

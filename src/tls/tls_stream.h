@@ -69,7 +69,7 @@ class TlsStream final : public Stream, public StreamObserver {
   uint8_t header_[5] = {};
   size_t header_have_ = 0;
   size_t body_left_ = 0;
-  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  Liveness liveness_;
 };
 
 }  // namespace tlsc

@@ -75,9 +75,9 @@ void run_one(const uint8_t* data, size_t size) {
   H2HeaderBlock get = {{":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
   H2HeaderBlock post = {{":method", "POST"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/p"}};
   Recorder r[3];
-  auto id0 = conn->submit(get, std::nullopt, &r[0]);
-  auto id1 = conn->submit(post, std::string(70000, 'x'), &r[1]);
-  auto id2 = conn->submit(get, std::nullopt, &r[2]);
+  auto id0 = conn->submit_block(get, std::nullopt, &r[0]);
+  auto id1 = conn->submit_block(post, std::string(70000, 'x'), &r[1]);
+  auto id2 = conn->submit_block(get, std::nullopt, &r[2]);
   if (!id0 || !id1 || !id2) std::abort();
   // Submitted requests leave on the next flush; an empty read runs one now,
   // so the server's frames find their streams open.

@@ -1,7 +1,13 @@
 // Every kind of bad input answers with status 0 and a reason, never a crash
 // or a hang.
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include "support.h"
 
@@ -83,6 +89,10 @@ TEST_CASE("network failures", "[bad]") {
   // Port 1 on loopback: nothing listens there.
   json r = req("http://127.0.0.1:1/");
   expect_error(r, "connect", "failed to do request: Get \"http://127.0.0.1:1/\": dial tcp 127.0.0.1:1: connect: connection refused");
+  CHECK(r["errorState"] == "dialing");
+  // Refused before it started: no state.
+  CHECK_FALSE(call_raw("{}").contains("errorState"));
+  CHECK(req("ftp://127.0.0.1/file")["errorState"] == "starting");
   expect_error(req("http://no-such-host.invalid/"), "dns", "lookup no-such-host.invalid");
   expect_error(req(h1_servers().raw + "/raw/reset"), "connection_closed", "connection reset by peer");
   expect_error(req(h1_servers().raw + "/raw/truncated"), "connection_closed", "unexpected EOF");
@@ -100,11 +110,54 @@ TEST_CASE("timeouts end a request on time", "[bad][timeout]") {
                  {"timeoutMilliseconds", 300}});
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   expect_error(r, "timeout", "Client.Timeout exceeded while awaiting headers");
+  CHECK(r["errorState"] == "awaiting_head");
   CHECK(ms >= 290);
   CHECK(ms < 3000);
   r = call({{"requestUrl", h1_servers().raw + "/raw/slow-body"}, {"requestMethod", "GET"},
             {"timeoutMilliseconds", 300}});
   expect_error(r, "timeout", "Client.Timeout or context cancellation while reading body");
+  CHECK(r["errorState"] == "reading_body");
+}
+
+TEST_CASE("withDebug traces each state of a request on stderr", "[bad][debug]") {
+  // stderr goes to a file for the call (the library writes with stdio).
+  std::string path = "/tmp/tlsc-debug-" + std::to_string(getpid()) + ".log";
+  std::fflush(stderr);
+  int saved = dup(2);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  dup2(fd, 2);
+  json r = req(h1_servers().http + "/echo", {{"withDebug", true}});
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  INFO(log);
+  CHECK(r["status"] == 200);
+  std::string id = r["id"];
+  size_t at = 0;
+  for (const char* step : {"GET http", "dialing", "sending", "awaiting_head", "HTTP/1.1 200", "done"}) {
+    size_t p = log.find(step, at);
+    CHECK(p != std::string::npos);
+    if (p != std::string::npos) at = p;
+  }
+  CHECK(log.find("tls-client debug: " + id + " +") != std::string::npos);
+  // Without withDebug: nothing.
+  saved = dup(2);
+  fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  dup2(fd, 2);
+  req(h1_servers().http + "/echo");
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  std::ifstream in2(path);
+  std::string quiet((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  CHECK(quiet.empty());
 }
 
 TEST_CASE("freeMemory, destroySession and waitNext on nothing", "[bad]") {

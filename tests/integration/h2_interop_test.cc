@@ -241,7 +241,7 @@ void check_big_download(const std::string& url, const std::string& session) {
   const std::string& body = r["body"].get_ref<const std::string&>();
   REQUIRE(body.size() == kBig);
   CHECK(sha256_hex(body) == big_sha());
-  CHECK(took < 20.0);
+  CHECK(took < itest::time_limit(20.0));
 }
 
 json stats(const std::string& base, const std::string& session) {
@@ -304,7 +304,7 @@ TEST_CASE("node h2: a 50 MiB upload arrives whole", "[h2-interop][node][large]")
   json got = json::parse(r["body"].get<std::string>());
   CHECK(got["bytes"] == kBig);
   CHECK(got["sha256"] == big_sha());
-  CHECK(took < 20.0);
+  CHECK(took < itest::time_limit(20.0));
 }
 
 TEST_CASE("node h2: 2,000 requests at once share one connection", "[h2-interop][node][burst]") {
@@ -328,7 +328,7 @@ TEST_CASE("node h2: 2,000 requests at once share one connection", "[h2-interop][
       break;
     }
   }
-  CHECK(took < 30.0);
+  CHECK(took < itest::time_limit(30.0));
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
 }
 
@@ -471,7 +471,7 @@ TEST_CASE("node h2: four 12.5 MiB downloads at once on one connection", "[h2-int
     conns.insert(header(r, "X-Session"));
   }
   CHECK(conns.size() == 1);
-  CHECK(took < 20.0);
+  CHECK(took < itest::time_limit(20.0));
   itest::call_fn(lib().destroySession, {{"sessionId", "node-4-down"}});
 }
 
@@ -640,7 +640,7 @@ TEST_CASE("nghttpd: 50 MiB down, and 50 MiB up and echoed back", "[h2-interop][n
   const std::string& body = r["body"].get_ref<const std::string&>();
   CHECK(body.size() == kBig);
   CHECK(sha256_hex(body) == big_sha());
-  CHECK(took < 30.0);
+  CHECK(took < itest::time_limit(30.0));
 }
 
 TEST_CASE("nghttpd: MAX_CONCURRENT_STREAMS 10 with 200 at once: none fail", "[h2-interop][nghttpd][burst]") {
@@ -691,7 +691,7 @@ TEST_CASE("nginx h2: 2,000 requests at once share one connection (128 streams at
   INFO(describe(t) << "\ntook " << took << " s");
   CHECK(t.status[200] == 2000);
   CHECK(t.conns.size() == 1);
-  CHECK(took < 30.0);
+  CHECK(took < itest::time_limit(30.0));
   itest::call_fn(lib().destroySession, {{"sessionId", "nginx-2000"}});
 }
 
@@ -732,7 +732,7 @@ TEST_CASE("h2o: 50 MiB down and 50 MiB up", "[h2-interop][h2o][large]") {
   INFO(r.dump() << "\nupload took " << took << " s");
   REQUIRE(r["status"] == 200);
   CHECK(r["body"] == std::to_string(kBig));
-  CHECK(took < 20.0);
+  CHECK(took < itest::time_limit(20.0));
 }
 
 TEST_CASE("h2o: 2,000 requests at once share one connection (100 streams at a time)", "[h2-interop][h2o][burst]") {

@@ -243,6 +243,12 @@ TEST_CASE("streamOutputPath writes the body (and EOF symbol) to the file", "[h1]
   std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   CHECK(content == "chunk one,chunk two,end<EOF>");
   std::filesystem::remove(path);
+  // A file that cannot be opened: the write (off the loop thread) fails.
+  r = get(h1_servers().http + "/chunked", {{"streamOutputPath", "/nonexistent-dir/x.txt"}});
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "file");
+  CHECK(r["errorState"] == "writing_output");
+  CHECK(r["body"].get<std::string>().starts_with("open /nonexistent-dir/x.txt: "));
 }
 
 TEST_CASE("large bodies arrive whole", "[h1]") {

@@ -28,6 +28,11 @@ const std::string& cert_dir();
 // Loaded once per process from TLSC_LIBRARY_PATH.
 const Library& lib();
 
+// A bound on how long a bulk transfer may take, scaled by
+// TLSC_TEST_TIME_SCALE (tests/run_all.sh sets it for the sanitizer builds,
+// which move bytes several times slower).
+double time_limit(double seconds);
+
 // A status-0 response carries a known errorCode and nothing else does.
 // call(), call_raw() and call_fn() check every response they return.
 void check_response_shape(const json& r);

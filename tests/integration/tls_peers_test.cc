@@ -475,6 +475,7 @@ TEST_CASE("tls-peers: a TLS server that never answers the ClientHello ends with 
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "timeout");
   CHECK(has(r, "Client.Timeout exceeded"));
+  CHECK(r["errorState"] == "dialing");  // the handshake is part of the dial
   CHECK(took >= 1.5);
   CHECK(took < 4.0);
 }

@@ -1,5 +1,5 @@
-// H2Connection against scripted server bytes: the exact preface a profile
-// produces, and the health check that finds a silent connection.
+// H2Connection against scripted server bytes: the health check that finds a
+// silent connection, on the reactor's manual clock.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <future>
@@ -53,11 +53,6 @@ std::string frame(uint8_t type, uint8_t flags, uint32_t stream, std::string payl
   return out + payload;
 }
 
-std::string u16(uint16_t v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
-std::string u32(uint32_t v) {
-  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
-}
-
 const H2HeaderBlock kGet = {{":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
 
 // A connection with one GET in flight whose server has sent its (empty)
@@ -68,7 +63,7 @@ std::shared_ptr<H2Connection> open_with_get(Reactor& reactor, H2Limits limits, M
   return on_loop(reactor, [&] {
     auto c = H2Connection::create(reactor, std::move(stream), "k", H2Fingerprint{}, limits, nullptr);
     REQUIRE(c);
-    REQUIRE((*c)->submit(kGet, std::nullopt, &r));
+    REQUIRE((*c)->submit_block(kGet, std::nullopt, &r));
     mem->observer->on_stream_data(frame(4, 0, 0, ""));
     return *c;
   });
@@ -76,38 +71,7 @@ std::shared_ptr<H2Connection> open_with_get(Reactor& reactor, H2Limits limits, M
 
 }  // namespace
 
-TEST_CASE("h2 connection: the preface is the profile's, byte for byte", "[h2]") {
-  Reactor reactor;
-  H2Fingerprint f;
-  f.settings = {{1, 65536}, {2, 0}, {4, 6291456}, {6, 262144}, {0x9a9a, 7}};  // a GREASE id too
-  f.connection_flow = 15663105;
-  f.priority_frames = {{3, {0, false, 201}}, {5, {3, true, 1}}};
-  f.first_stream_id = 7;
-  auto stream = std::make_unique<MemoryStream>();
-  MemoryStream* mem = stream.get();
-  auto conn = on_loop(reactor, [&] {
-    auto c = H2Connection::create(reactor, std::move(stream), "k", f, H2Limits{}, nullptr);
-    REQUIRE(c);
-    return *c;
-  });
-  std::string want = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-  want += frame(4, 0, 0, u16(1) + u32(65536) + u16(2) + u32(0) + u16(4) + u32(6291456) + u16(6) + u32(262144) +
-                             u16(0x9a9a) + u32(7));
-  want += frame(8, 0, 0, u32(15663105));
-  want += frame(2, 0, 3, u32(0) + std::string(1, static_cast<char>(200)));
-  want += frame(2, 0, 5, u32(0x80000003) + std::string(1, '\0'));
-  std::string written = on_loop(reactor, [&] { return mem->written; });
-  CHECK(written == want);
-  // The first request takes the stream id the profile says.
-  Recorder r;
-  auto id = on_loop(reactor, [&] { return conn->submit(kGet, std::nullopt, &r); });
-  REQUIRE(id);
-  CHECK(*id == 7);
-  on_loop(reactor, [&] {
-    conn.reset();
-    return 0;
-  });
-}
+// The preface bytes of fingerprints are data: tests/data/wire/h2-preface.json.
 
 TEST_CASE("h2 connection: a silent server is pinged, then given up", "[h2]") {
   // The reactor's manual clock: time moves only when the test says so.

@@ -9,33 +9,64 @@ H1Connection::~H1Connection() {
   if (stream_) stream_->close();
 }
 
-void H1Connection::start_exchange(std::string_view request_bytes, std::string_view method,
-                                  size_t max_header_bytes, size_t read_buffer_size,
-                                  ExchangeObserver* observer) {
+Result<HttpConnection::ExchangeId> H1Connection::submit(const OutgoingRequest& request, ExchangeObserver* observer) {
+  auto bytes = write_h1_request(request.message);
+  if (!bytes) return bytes.error();
+  lost_ = nullptr;
   observer_ = observer;
-  parser_ = std::make_unique<H1ResponseParser>(method, max_header_bytes, read_buffer_size);
+  const std::string& method = request.message.method.empty() ? std::string("GET") : request.message.method;
+  parser_ = std::make_unique<H1ResponseParser>(method, request.max_header_bytes, request.read_buffer_size);
   received_any_ = false;
   head_reported_ = false;
   ++exchanges_;
   stream_->set_observer(this);
-  stream_->write(request_bytes);
+  stream_->write(*bytes);
+  // Handed to the transport; a reply may already have come back while we wrote.
+  if (observer_ == observer) observer->on_request_sent();
+  return exchanges_;
 }
 
-void H1Connection::abandon() {
+void H1Connection::cancel(ExchangeId) {
   observer_ = nullptr;
   broken_ = true;
   stream_->set_observer(nullptr);
   stream_->close();
 }
 
-bool H1Connection::reusable() const {
+void H1Connection::close(const Error& reason) {
+  ExchangeObserver* obs = observer_;
+  cancel(0);
+  if (obs) obs->on_response_error(reason, false);
+}
+
+bool H1Connection::accepts_requests() const {
+  if (observer_ != nullptr) return false;                // busy
   if (!parser_) return !broken_ && stream_->usable();  // never used: a new connection
-  return !broken_ && parser_ && parser_->message_complete() && parser_->keep_alive() &&
-         stream_->usable();
+  return !broken_ && parser_->message_complete() && parser_->keep_alive() && stream_->usable();
+}
+
+void H1Connection::park(std::function<void()> lost) {
+  lost_ = std::move(lost);
+  stream_->set_observer(this);
+}
+
+void H1Connection::unpark() {
+  lost_ = nullptr;
+  stream_->set_observer(nullptr);
+}
+
+void H1Connection::lose_parked() {
+  broken_ = true;
+  stream_->set_observer(nullptr);
+  auto lost = std::move(lost_);
+  lost_ = nullptr;
+  if (lost) lost();
 }
 
 void H1Connection::on_stream_data(std::string_view data) {
   if (observer_ == nullptr || !parser_) {
+    // Bytes nobody asked for: on an idle connection, the server's farewell.
+    lose_parked();
     broken_ = true;
     return;
   }
@@ -77,9 +108,14 @@ void H1Connection::on_stream_data(std::string_view data) {
 
 void H1Connection::on_stream_closed(const Error* error) {
   broken_ = true;
+  if (lost_) {
+    lose_parked();
+    return;
+  }
   ExchangeObserver* obs = observer_;
   observer_ = nullptr;
   if (obs == nullptr) return;
+  const bool retryable = !received_any_ && exchanges_ > 1;
   if (error == nullptr && parser_) {
     std::optional<Error> eof_error = parser_->on_eof();
     if (!eof_error && parser_->head_complete() && !head_reported_) {
@@ -91,11 +127,10 @@ void H1Connection::on_stream_closed(const Error* error) {
       return;
     }
     obs->on_response_error(eof_error ? *eof_error : make_error(ErrorCode::connection_closed, "unexpected EOF"),
-                     !received_any_ && exchanges_ > 1);
+                           retryable);
     return;
   }
-  obs->on_response_error(error ? *error : make_error(ErrorCode::connection_closed, "connection closed"),
-                   !received_any_ && exchanges_ > 1);
+  obs->on_response_error(error ? *error : make_error(ErrorCode::connection_closed, "connection closed"), retryable);
 }
 
 }  // namespace tlsc

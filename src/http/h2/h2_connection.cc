@@ -163,6 +163,16 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
+  static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    if ((frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) ||
+        !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM)) {
+      return 0;
+    }
+    Exchange* e = exchange(self(user_data), frame->hd.stream_id);
+    if (e != nullptr && e->observer != nullptr) e->observer->on_request_sent();
+    return 0;
+  }
+
   static int on_frame_not_send(nghttp2_session*, const nghttp2_frame* frame, int lib_error_code,
                                void* user_data) {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
@@ -236,6 +246,7 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, &Callbacks::on_data_chunk);
   nghttp2_session_callbacks_set_on_stream_close_callback(cbs, &Callbacks::on_stream_close);
   nghttp2_session_callbacks_set_on_frame_not_send_callback(cbs, &Callbacks::on_frame_not_send);
+  nghttp2_session_callbacks_set_on_frame_send_callback(cbs, &Callbacks::on_frame_send);
   nghttp2_option* opt = nullptr;
   nghttp2_option_new(&opt);
   int rv = nghttp2_session_client_new2(&session_, cbs, this, opt);
@@ -266,6 +277,7 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
       nghttp2_session_set_next_stream_id(session_, static_cast<int32_t>(f.first_stream_id)) != 0) {
     return make_error(ErrorCode::invalid_input, "http2: the profile's first stream id is invalid");
   }
+  pseudo_header_order_ = f.pseudo_header_order;
   if (f.header_priority) {
     nghttp2_priority_spec spec;
     nghttp2_priority_spec_init(&spec, static_cast<int32_t>(f.header_priority->depends_on),
@@ -284,8 +296,26 @@ bool H2Connection::accepts_requests() const {
   return nghttp2_session_check_request_allowed(session_) != 0;
 }
 
-Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional<std::string> body,
-                                     ExchangeObserver* observer) {
+Result<HttpConnection::ExchangeId> H2Connection::submit(const OutgoingRequest& request, ExchangeObserver* observer) {
+  const H1Request& m = request.message;
+  H2Request req;
+  req.method = m.method;
+  req.scheme = request.scheme;
+  req.authority = m.host;
+  req.path = m.request_target;
+  req.headers = m.headers;
+  req.header_order = m.header_order;
+  req.pseudo_header_order = pseudo_header_order_;
+  req.add_accept_encoding = !m.extra_headers.empty();
+  req.body = m.body;
+  auto block = h2_header_block(req);
+  if (!block) return block.error();
+  return submit_block(*block, m.body, observer);
+}
+
+Result<HttpConnection::ExchangeId> H2Connection::submit_block(const H2HeaderBlock& headers,
+                                                              std::optional<std::string> body,
+                                                              ExchangeObserver* observer) {
   if (!accepts_requests()) {
     return make_error(ErrorCode::h2_protocol, "http2: client conn not usable");
   }
@@ -316,10 +346,11 @@ Result<int32_t> H2Connection::submit(const H2HeaderBlock& headers, std::optional
   }
   arm_health_timer();
   schedule_flush();
-  return id;
+  return static_cast<ExchangeId>(id);
 }
 
-void H2Connection::cancel(int32_t stream_id) {
+void H2Connection::cancel(ExchangeId id) {
+  const auto stream_id = static_cast<int32_t>(id);
   auto it = exchanges_.find(stream_id);
   if (it == exchanges_.end()) return;
   it->second->observer = nullptr;
@@ -333,9 +364,9 @@ void H2Connection::cancel(int32_t stream_id) {
   }
 }
 
-void H2Connection::close(const std::string& reason) {
+void H2Connection::close(const Error& reason) {
   if (dead_) return;
-  fail_all(make_error(ErrorCode::connection_closed, reason), false);
+  fail_all(reason, false);
 }
 
 void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable) {
@@ -443,7 +474,7 @@ void H2Connection::close_when_unwound() {
   if (dead_ || !stream_) return;
   std::weak_ptr<H2Connection> weak = weak_from_this();
   reactor_.post([weak] {
-    if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close("http2: connection closed");
+    if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close(make_error(ErrorCode::connection_closed, "http2: connection closed"));
   });
 }
 
@@ -504,7 +535,7 @@ void H2Connection::arm_idle_timer() {
     self->idle_timer_ = 0;
     if (!self->exchanges_.empty()) return;
     self->retire();
-    self->close("http2: idle connection closed");
+    self->close(make_error(ErrorCode::connection_closed, "http2: idle connection closed"));
   });
 }
 

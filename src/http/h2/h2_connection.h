@@ -16,7 +16,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "http/exchange_observer.h"
+#include "http/http_connection.h"
 #include "http/h2/h2_fingerprint.h"
 #include "http/h2/h2_request.h"
 #include "net/stream.h"
@@ -35,7 +35,9 @@ struct H2Limits {
   bool single_use = false;  // disableKeepAlives: one request, then close
 };
 
-class H2Connection final : public StreamObserver, public std::enable_shared_from_this<H2Connection> {
+class H2Connection final : public HttpConnection,
+                           public StreamObserver,
+                           public std::enable_shared_from_this<H2Connection> {
  public:
   // Told once when the connection can carry no more requests (closed,
   // failed, GOAWAY, idle timeout), so the pool forgets it.
@@ -45,22 +47,29 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   static Result<std::shared_ptr<H2Connection>> create(Reactor& reactor, std::unique_ptr<Stream> stream,
                                               std::string pool_key, const H2Fingerprint& fingerprint,
                                               H2Limits limits, Retired retired);
-  ~H2Connection();
+  ~H2Connection() override;
 
-  // No GOAWAY seen, not failed, stream ids left.
-  bool accepts_requests() const;
-  // Starts a request. The observer hears about it until the response
-  // completes or fails, or until cancel(id).
-  Result<int32_t> submit(const H2HeaderBlock& headers, std::optional<std::string> body,
-                         ExchangeObserver* observer);
+  // The request as fhttp's encodeHeaders writes it (the profile's
+  // pseudo-header order), then submit_block.
+  Result<ExchangeId> submit(const OutgoingRequest& request, ExchangeObserver* observer) override;
   // The request's owner gives up: RST_STREAM(CANCEL), no more calls.
-  void cancel(int32_t stream_id);
+  void cancel(ExchangeId stream_id) override;
+  // No GOAWAY seen, not failed, stream ids left.
+  bool accepts_requests() const override;
+  bool multiplexed() const override { return true; }
+  const std::string& pool_key() const override { return pool_key_; }
+  void attach_slot(std::shared_ptr<void> slot) override { slot_ = std::move(slot); }
+  // Never parked: an idle HTTP/2 connection watches itself (idle timeout,
+  // GOAWAY) and tells the pool through Retired.
+  void park(std::function<void()>) override {}
+  void unpark() override {}
   // Closes now; open requests fail.
-  void close(const std::string& reason);
+  void close(const Error& reason) override;
 
-  const std::string& pool_key() const { return pool_key_; }
-  // The origin slot (maxConnsPerHost) this connection holds while it lives.
-  void attach_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
+  // Starts a request from its header block. The observer hears about it
+  // until the response completes or fails, or until cancel(id).
+  Result<ExchangeId> submit_block(const H2HeaderBlock& headers, std::optional<std::string> body,
+                                  ExchangeObserver* observer);
   size_t open_requests() const { return exchanges_.size(); }
 
   void on_stream_data(std::string_view data) override;
@@ -94,6 +103,7 @@ class H2Connection final : public StreamObserver, public std::enable_shared_from
   Retired retired_;
   nghttp2_session* session_ = nullptr;
   std::optional<nghttp2_priority_spec> header_priority_;
+  std::vector<std::string> pseudo_header_order_;
   std::unordered_map<int32_t, std::unique_ptr<Exchange>> exchanges_;
   int callback_depth_ = 0;  // nghttp2 forbids mem_send inside its callbacks
   bool flush_pending_ = false;
