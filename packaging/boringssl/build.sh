@@ -10,7 +10,7 @@
 #   packaging/boringssl/build.sh
 #
 # Environment (all optional):
-#   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl (fetch.sh's too)
+#   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl (a link into the shared cache, packaging/lib/shared_cache.sh) (fetch.sh's too)
 #   BORINGSSL_JOBS        ninja -j; default: ninja's own choice
 #   CC, CXX               compilers; default cc / c++ (GCC on Debian 12)
 #
@@ -31,8 +31,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../lib/shared_cache.sh
+. "$repo/packaging/lib/shared_cache.sh"
+[ -n "${BORINGSSL_BUILD_ROOT:-}" ] || use_shared_cache "$repo" boringssl
 export BORINGSSL_BUILD_ROOT=${BORINGSSL_BUILD_ROOT:-$repo/build-boringssl}
-root=$BORINGSSL_BUILD_ROOT
+mkdir -p "$BORINGSSL_BUILD_ROOT"
+# The physical path: the same cache gives the same paths from every clone,
+# so nothing is rebuilt because the clone moved.
+root=$(cd "$BORINGSSL_BUILD_ROOT" && pwd -P)
 work=$root/src
 bld=$root/build
 inst=$root/install

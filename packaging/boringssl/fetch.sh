@@ -6,7 +6,7 @@
 #   packaging/boringssl/fetch.sh
 #
 # Environment (all optional):
-#   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl
+#   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl (a link into the shared cache, packaging/lib/shared_cache.sh)
 #   BORINGSSL_CACHE_DIR   downloaded files; default $BORINGSSL_BUILD_ROOT/src-cache
 #   BORINGSSL_ORIG_DIR    pristine unpacked tarball; default $BORINGSSL_BUILD_ROOT/orig
 #   BORINGSSL_DEBIAN_SUITES  suites for the deb-src entry; default "trixie forky"
@@ -27,7 +27,12 @@ SUITES=${BORINGSSL_DEBIAN_SUITES:-trixie forky}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 sums_file="$repo/SHA256SUMS.in"
+# shellcheck source=../lib/shared_cache.sh
+. "$repo/packaging/lib/shared_cache.sh"
+[ -n "${BORINGSSL_BUILD_ROOT:-}" ] || use_shared_cache "$repo" boringssl
 build_root=${BORINGSSL_BUILD_ROOT:-$repo/build-boringssl}
+mkdir -p "$build_root"
+build_root=$(cd "$build_root" && pwd -P)
 cache=${BORINGSSL_CACHE_DIR:-$build_root/src-cache}
 orig=${BORINGSSL_ORIG_DIR:-$build_root/orig}
 

@@ -13,7 +13,7 @@
 # into our shared library (docs/ARCHITECTURE.md, "Dependencies").
 #
 # Environment (all optional):
-#   NGHTTP2_BUILD_ROOT  default <repo>/build-nghttp2 (fetch.sh's too)
+#   NGHTTP2_BUILD_ROOT  default <repo>/build-nghttp2 (a link into the shared cache, packaging/lib/shared_cache.sh) (fetch.sh's too)
 #   NGHTTP2_JOBS        ninja -j; default nproc
 #   CC                  compiler; default cc (GCC on Debian 12)
 #
@@ -31,8 +31,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../lib/shared_cache.sh
+. "$repo/packaging/lib/shared_cache.sh"
+[ -n "${NGHTTP2_BUILD_ROOT:-}" ] || use_shared_cache "$repo" nghttp2
 export NGHTTP2_BUILD_ROOT=${NGHTTP2_BUILD_ROOT:-$repo/build-nghttp2}
-root=$NGHTTP2_BUILD_ROOT
+mkdir -p "$NGHTTP2_BUILD_ROOT"
+# The physical path: the same cache gives the same paths from every clone,
+# so nothing is rebuilt because the clone moved.
+root=$(cd "$NGHTTP2_BUILD_ROOT" && pwd -P)
 bld=$root/build
 inst=$root/install
 

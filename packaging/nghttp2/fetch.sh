@@ -6,7 +6,7 @@
 #   packaging/nghttp2/fetch.sh
 #
 # Environment (all optional):
-#   NGHTTP2_BUILD_ROOT      default <repo>/build-nghttp2
+#   NGHTTP2_BUILD_ROOT      default <repo>/build-nghttp2 (a link into the shared cache, packaging/lib/shared_cache.sh)
 #   NGHTTP2_CACHE_DIR       downloaded files; default $NGHTTP2_BUILD_ROOT/src-cache
 #   NGHTTP2_SRC_DIR         unpacked, Debian-patched tree; default $NGHTTP2_BUILD_ROOT/src
 #   NGHTTP2_DEBIAN_SUITES   suites for the deb-src entry;
@@ -26,7 +26,12 @@ SUITES=${NGHTTP2_DEBIAN_SUITES:-bookworm bookworm-security}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 sums_file="$repo/SHA256SUMS.in"
+# shellcheck source=../lib/shared_cache.sh
+. "$repo/packaging/lib/shared_cache.sh"
+[ -n "${NGHTTP2_BUILD_ROOT:-}" ] || use_shared_cache "$repo" nghttp2
 build_root=${NGHTTP2_BUILD_ROOT:-$repo/build-nghttp2}
+mkdir -p "$build_root"
+build_root=$(cd "$build_root" && pwd -P)
 cache=${NGHTTP2_CACHE_DIR:-$build_root/src-cache}
 src=${NGHTTP2_SRC_DIR:-$build_root/src}
 
