@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
     names.push_back(p->name);
     for (const auto& n : names) {
       if (!ids.insert(n).second) {
-        std::fprintf(stderr, "%s: identifier %s is defined twice among the built-in profiles\n", argv[i], n.c_str());
+        std::fprintf(stderr, "%s: identifier %s is defined twice among the built-in profiles\n", argv[i],
+                     n.c_str());
         ok = false;
       }
     }

@@ -28,14 +28,16 @@ Result<SocketAddress> parse_local_address(const std::string& text) {
   if (!addr) {
     return make_error(ErrorCode::invalid_input,
                       "failed to build client out of request input: failed to resolve tcp "
-                      "address from local " + text + " address: invalid local address");
+                      "address from local " +
+                          text + " address: invalid local address");
   }
   return *addr;
 }
 
 TransportOptions transport_options_from(const TransportOptionsInput& in) {
   TransportOptions t;
-  if (in.idle_conn_timeout_ns) t.idle_conn_timeout = std::chrono::milliseconds(*in.idle_conn_timeout_ns / 1000000);
+  if (in.idle_conn_timeout_ns)
+    t.idle_conn_timeout = std::chrono::milliseconds(*in.idle_conn_timeout_ns / 1000000);
   t.max_idle_conns = in.max_idle_conns;
   t.max_idle_conns_per_host = in.max_idle_conns_per_host;
   t.max_conns_per_host = in.max_conns_per_host;
@@ -69,7 +71,8 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
     if (!spec) {
       return make_error(ErrorCode::invalid_input,
                         "failed to build client out of request input: can not build http client "
-                        "out of custom tls client information: " + spec.error().message);
+                        "out of custom tls client information: " +
+                            spec.error().message);
     }
     o.tls_spec = std::move(*spec);
     o.h2 = h2_fingerprint_from_custom(*in.custom_tls_client);
@@ -86,8 +89,8 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   // values cannot overflow the clock arithmetic.
   constexpr int64_t kMaxMs = int64_t{1} << 40;
   if (in.timeout_seconds != 0) {
-    o.timeout = std::chrono::milliseconds(
-        in.timeout_seconds > kMaxMs / 1000 ? kMaxMs : in.timeout_seconds * 1000);
+    o.timeout =
+        std::chrono::milliseconds(in.timeout_seconds > kMaxMs / 1000 ? kMaxMs : in.timeout_seconds * 1000);
   } else if (in.timeout_milliseconds != 0) {
     o.timeout = std::chrono::milliseconds(std::min(in.timeout_milliseconds, kMaxMs));
   }

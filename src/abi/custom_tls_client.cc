@@ -7,7 +7,6 @@
 #include <set>
 #include <unordered_map>
 
-
 namespace tlsc {
 namespace {
 
@@ -41,11 +40,20 @@ Result<T> parse_uint(std::string_view s, int base, int bits) {
 
 const std::unordered_map<std::string_view, uint16_t>& signature_schemes() {
   static const std::unordered_map<std::string_view, uint16_t> m = {
-      {"PKCS1WithSHA256", 0x0401}, {"PKCS1WithSHA384", 0x0501}, {"PKCS1WithSHA512", 0x0601},
-      {"PSSWithSHA256", 0x0804},   {"PSSWithSHA384", 0x0805},   {"PSSWithSHA512", 0x0806},
-      {"ECDSAWithP256AndSHA256", 0x0403}, {"ECDSAWithP384AndSHA384", 0x0503},
-      {"ECDSAWithP521AndSHA512", 0x0603}, {"PKCS1WithSHA1", 0x0201}, {"ECDSAWithSHA1", 0x0203},
-      {"Ed25519", 0x0807}, {"SHA224_RSA", 0x0301}, {"SHA224_ECDSA", 0x0303},
+      {"PKCS1WithSHA256", 0x0401},
+      {"PKCS1WithSHA384", 0x0501},
+      {"PKCS1WithSHA512", 0x0601},
+      {"PSSWithSHA256", 0x0804},
+      {"PSSWithSHA384", 0x0805},
+      {"PSSWithSHA512", 0x0806},
+      {"ECDSAWithP256AndSHA256", 0x0403},
+      {"ECDSAWithP384AndSHA384", 0x0503},
+      {"ECDSAWithP521AndSHA512", 0x0603},
+      {"PKCS1WithSHA1", 0x0201},
+      {"ECDSAWithSHA1", 0x0203},
+      {"Ed25519", 0x0807},
+      {"SHA224_RSA", 0x0301},
+      {"SHA224_ECDSA", 0x0303},
   };
   return m;
 }
@@ -72,8 +80,8 @@ Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& 
   auto sigs = map_schemes(c.supported_signature_algorithms, "supportedSignatureAlgorithm");
   if (!sigs) return sigs.error();
   spec.signature_algorithms = std::move(*sigs);
-  auto dcs = map_schemes(c.supported_delegated_credentials_algorithms,
-                         "supportedDelegatedCredentialsAlgorithm");
+  auto dcs =
+      map_schemes(c.supported_delegated_credentials_algorithms, "supportedDelegatedCredentialsAlgorithm");
   if (!dcs) return dcs.error();
   spec.delegated_credential_algorithms = std::move(*dcs);
 
@@ -101,11 +109,16 @@ Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& 
   for (const auto& v : c.supported_versions) {
     if (auto it = kVersions.find(v); it != kVersions.end()) spec.versions.push_back(it->second);
   }
-  static const std::unordered_map<std::string_view, uint16_t> kCurves = {
-      {"GREASE", kGrease},       {"P256", 23},           {"P384", 24},
-      {"P521", 25},              {"X25519", 29},         {"P256Kyber768", 0xfe32},
-      {"X25519Kyber512D", 0xfe30}, {"X25519Kyber768", 0x6399}, {"X25519Kyber768Old", 0xfe31},
-      {"X25519MLKEM768", 0x11ec}};
+  static const std::unordered_map<std::string_view, uint16_t> kCurves = {{"GREASE", kGrease},
+                                                                         {"P256", 23},
+                                                                         {"P384", 24},
+                                                                         {"P521", 25},
+                                                                         {"X25519", 29},
+                                                                         {"P256Kyber768", 0xfe32},
+                                                                         {"X25519Kyber512D", 0xfe30},
+                                                                         {"X25519Kyber768", 0x6399},
+                                                                         {"X25519Kyber768Old", 0xfe31},
+                                                                         {"X25519MLKEM768", 0x11ec}};
   for (const auto& k : c.key_share_curves) {
     if (auto it = kCurves.find(k); it != kCurves.end()) spec.key_share_groups.push_back(it->second);
   }
@@ -140,14 +153,29 @@ Result<ClientHelloSpec> spec_from_custom_tls_client(const CustomTlsClientInput& 
   }
   // The extensions the builder can fill, as upstream's base map; 27 only
   // when compression algorithms were given.
-  static const std::set<uint16_t> kKnown = {
-      ext::server_name, ext::status_request, ext::supported_groups, ext::ec_point_formats,
-      ext::signature_algorithms, ext::alpn, ext::signed_certificate_timestamp, ext::padding,
-      ext::extended_master_secret, ext::record_size_limit, ext::delegated_credentials,
-      ext::session_ticket, ext::pre_shared_key, ext::early_data, ext::supported_versions,
-      ext::cookie, ext::psk_key_exchange_modes, ext::key_share, ext::next_protocol_negotiation,
-      ext::application_settings_old, ext::application_settings, ext::encrypted_client_hello,
-      ext::renegotiation_info};
+  static const std::set<uint16_t> kKnown = {ext::server_name,
+                                            ext::status_request,
+                                            ext::supported_groups,
+                                            ext::ec_point_formats,
+                                            ext::signature_algorithms,
+                                            ext::alpn,
+                                            ext::signed_certificate_timestamp,
+                                            ext::padding,
+                                            ext::extended_master_secret,
+                                            ext::record_size_limit,
+                                            ext::delegated_credentials,
+                                            ext::session_ticket,
+                                            ext::pre_shared_key,
+                                            ext::early_data,
+                                            ext::supported_versions,
+                                            ext::cookie,
+                                            ext::psk_key_exchange_modes,
+                                            ext::key_share,
+                                            ext::next_protocol_negotiation,
+                                            ext::application_settings_old,
+                                            ext::application_settings,
+                                            ext::encrypted_client_hello,
+                                            ext::renegotiation_info};
   for (auto e : split(parts[2], '-')) {
     auto v = parse_uint<uint16_t>(e, 10, 16);
     if (!v) return v.error();

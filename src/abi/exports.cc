@@ -8,18 +8,16 @@
 #include "abi/json_writer.h"
 #include "abi/request_input.h"
 #include "abi/request_plan.h"
+#include "core/uuid.h"
 #include "http/transaction.h"
 #include "platform/clock.h"
-#include "core/uuid.h"
 #include "runtime/runtime.h"
 #include "tls_client.h"
 
 namespace tlsc {
 namespace {
 
-char* keep_response(const Response& r) {
-  return Runtime::get().returned().keep(r.id, response_to_json(r));
-}
+char* keep_response(const Response& r) { return Runtime::get().returned().keep(r.id, response_to_json(r)); }
 
 char* keep_error(std::optional<std::string> session_id, Error error) {
   return keep_response(error_response(new_uuid(), std::move(session_id), std::move(error)));
@@ -78,9 +76,8 @@ char* do_request_async(const char* json) {
 
   rt.completions().expect_one();
   rt.reactor().post([&rt, client = p.session->client(), plan = std::move(p.plan)]() mutable {
-    Transaction::start(std::move(client), std::move(plan), [&rt](Response r) {
-      rt.completions().push(response_to_json(r));
-    });
+    Transaction::start(std::move(client), std::move(plan),
+                       [&rt](Response r) { rt.completions().push(response_to_json(r)); });
   });
   out.clear();
   out.append("{\"id\":");
@@ -165,8 +162,8 @@ char* do_add_cookies(const char* json) {
   auto& [session, url] = *su;
   std::vector<Cookie> cookies;
   for (const auto& c : input->cookies) {
-    cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,
-                                         c.max_age, c.secure, c.http_only));
+    cookies.push_back(
+        cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires, c.max_age, c.secure, c.http_only));
   }
   auto all = session->client()->with_jar([&](CookieJar& jar) {
     int64_t now = unix_seconds();
@@ -184,7 +181,8 @@ char* guarded(F&& f) {
     return f();
   } catch (const std::exception& e) {
     try {
-      return keep_error(std::nullopt, make_error(ErrorCode::internal, std::string("internal error: ") + e.what()));
+      return keep_error(std::nullopt,
+                        make_error(ErrorCode::internal, std::string("internal error: ") + e.what()));
     } catch (...) {
       return nullptr;
     }

@@ -37,12 +37,24 @@ void append_json_string(std::string& out, std::string_view s) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '<': case '>': case '&':
+        case '"':
+          out.append("\\\"");
+          break;
+        case '\\':
+          out.append("\\\\");
+          break;
+        case '\n':
+          out.append("\\n");
+          break;
+        case '\r':
+          out.append("\\r");
+          break;
+        case '\t':
+          out.append("\\t");
+          break;
+        case '<':
+        case '>':
+        case '&':
           out.append("\\u00");
           out.push_back(kHex[c >> 4]);
           out.push_back(kHex[c & 15]);
@@ -67,8 +79,7 @@ void append_json_string(std::string& out, std::string_view s) {
     }
     // U+2028 and U+2029 break JavaScript string literals; Go escapes them.
     if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
       out.append(static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029");
     } else {
       out.append(s.substr(i, n));

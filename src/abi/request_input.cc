@@ -1,10 +1,12 @@
 #include "abi/request_input.h"
-#include "core/ascii.h"
 
 #include <functional>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -18,18 +20,31 @@ struct DecodeState {
     if (error) return;
     std::string kind;
     switch (v.type()) {
-      case json::value_t::string: kind = "string"; break;
-      case json::value_t::boolean: kind = "bool"; break;
-      case json::value_t::array: kind = "array"; break;
-      case json::value_t::object: kind = "object"; break;
-      case json::value_t::number_float: kind = "number " + v.dump(); break;
+      case json::value_t::string:
+        kind = "string";
+        break;
+      case json::value_t::boolean:
+        kind = "bool";
+        break;
+      case json::value_t::array:
+        kind = "array";
+        break;
+      case json::value_t::object:
+        kind = "object";
+        break;
+      case json::value_t::number_float:
+        kind = "number " + v.dump();
+        break;
       case json::value_t::number_integer:
-      case json::value_t::number_unsigned: kind = "number " + v.dump(); break;
-      default: kind = "value"; break;
+      case json::value_t::number_unsigned:
+        kind = "number " + v.dump();
+        break;
+      default:
+        kind = "value";
+        break;
     }
-    error = make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + kind +
-                                                     " into Go struct field " + std::string(where) +
-                                                     " of type " + std::string(go_type));
+    error = make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + kind + " into Go struct field " +
+                                                     std::string(where) + " of type " + std::string(go_type));
   }
 };
 
@@ -48,8 +63,7 @@ void decode(const json& v, bool& out, DecodeState& st, std::string_view where) {
 }
 
 template <class Int>
-void decode_int(const json& v, Int& out, DecodeState& st, std::string_view where,
-                std::string_view go_type) {
+void decode_int(const json& v, Int& out, DecodeState& st, std::string_view where, std::string_view go_type) {
   if (v.is_null()) return;
   if (v.is_number_unsigned()) {
     auto x = v.get<uint64_t>();
@@ -160,8 +174,7 @@ struct Fields {
 };
 
 template <class S>
-void decode_struct(const json& v, S& out, DecodeState& st, const Fields<S>& fields,
-                   std::string_view where) {
+void decode_struct(const json& v, S& out, DecodeState& st, const Fields<S>& fields, std::string_view where) {
   if (v.is_null()) return;
   if (!v.is_object()) return st.type_error(v, where, fields.type_name);
   for (const auto& [k, item] : v.items()) {
@@ -202,14 +215,12 @@ void decode(const json& v, PriorityFrameInput& out, DecodeState& st, std::string
 const Fields<CandidateCipherSuiteInput>& candidate_fields() {
   static const auto f = [] {
     Fields<CandidateCipherSuiteInput> x{"CandidateCipherSuite", {}};
-    x.add("kdfId", &CandidateCipherSuiteInput::kdf_id)
-        .add("aeadId", &CandidateCipherSuiteInput::aead_id);
+    x.add("kdfId", &CandidateCipherSuiteInput::kdf_id).add("aeadId", &CandidateCipherSuiteInput::aead_id);
     return x;
   }();
   return f;
 }
-void decode(const json& v, CandidateCipherSuiteInput& out, DecodeState& st,
-            std::string_view where) {
+void decode(const json& v, CandidateCipherSuiteInput& out, DecodeState& st, std::string_view where) {
   decode_struct(v, out, st, candidate_fields(), where);
 }
 
@@ -274,8 +285,7 @@ const Fields<CustomTlsClientInput>& custom_fields() {
         .add("ECHCandidateCipherSuites", &C::ech_candidate_cipher_suites)
         .add("priorityFrames", &C::priority_frames)
         .add("pseudoHeaderOrder", &C::pseudo_header_order)
-        .add("supportedDelegatedCredentialsAlgorithms",
-             &C::supported_delegated_credentials_algorithms)
+        .add("supportedDelegatedCredentialsAlgorithms", &C::supported_delegated_credentials_algorithms)
         .add("supportedSignatureAlgorithms", &C::supported_signature_algorithms)
         .add("supportedVersions", &C::supported_versions)
         .add("connectionFlow", &C::connection_flow)
@@ -364,8 +374,7 @@ Result<S> parse_top(std::string_view text, const Fields<S>& fields) {
     std::string kind = st.error->message.substr(std::string("json: cannot unmarshal ").size());
     kind = kind.substr(0, kind.find(" into "));
     return make_error(ErrorCode::invalid_input,
-                      "json: cannot unmarshal " + kind + " into Go value of type " +
-                          fields.type_name);
+                      "json: cannot unmarshal " + kind + " into Go value of type " + fields.type_name);
   }
   S out{};
   DecodeState st;
@@ -376,9 +385,7 @@ Result<S> parse_top(std::string_view text, const Fields<S>& fields) {
 
 }  // namespace
 
-Result<RequestInput> parse_request_input(std::string_view text) {
-  return parse_top(text, request_fields());
-}
+Result<RequestInput> parse_request_input(std::string_view text) { return parse_top(text, request_fields()); }
 
 Result<SessionInput> parse_session_input(std::string_view text) {
   static const auto fields = [] {

@@ -33,7 +33,8 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
     if (in.is_byte_request) {
       auto decoded = base64_decode(*in.request_body);
       if (!decoded) {
-        return PrepareFailure{sid, invalid("failed to base64 decode request body: " + decoded.error().message)};
+        return PrepareFailure{sid,
+                              invalid("failed to base64 decode request body: " + decoded.error().message)};
       }
       plan.body = std::move(*decoded);
     } else {
@@ -43,7 +44,7 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   for (char c : in.request_method) {
     if (!is_token_byte(static_cast<unsigned char>(c))) {
       return PrepareFailure{sid, invalid("failed to create request object: net/http: invalid method \"" +
-                                             in.request_method + "\"")};
+                                         in.request_method + "\"")};
     }
   }
   plan.method = in.request_method;
@@ -55,9 +56,8 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   for (const auto& h : in.header_order) plan.header_order.push_back(ascii_lowercase(h));
   if (in.request_host_override) plan.host_override = *in.request_host_override;
   for (const auto& c : in.request_cookies) {
-    plan.request_cookies.push_back(cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires,
-                                                      c.max_age, c.secure,
-                                                      c.http_only));
+    plan.request_cookies.push_back(
+        cookie_from_caller(c.name, c.value, c.path, c.domain, c.expires, c.max_age, c.secure, c.http_only));
   }
   plan.is_byte_response = in.is_byte_response;
   plan.stream_output_path = in.stream_output_path;

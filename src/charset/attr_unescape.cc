@@ -104,15 +104,12 @@ static_assert(std::ranges::is_sorted(kRefs, {}, &NamedRef::name));
 
 // Numeric references to 0x80..0x9F mean windows-1252, per the HTML spec.
 constexpr std::array<char32_t, 32> kC1Replacements = {
-    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
 };
 
-bool is_alnum(int c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
+bool is_alnum(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
 int hex_value(int c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -172,8 +169,7 @@ std::size_t unescape_one(std::string_view s, std::string& out) {
     break;
   }
   const std::string_view name = s.substr(1, i - 1);
-  const bool legacy_before_equals =
-      !name.empty() && name.back() != ';' && byte_at(s, i) == '=';
+  const bool legacy_before_equals = !name.empty() && name.back() != ';' && byte_at(s, i) == '=';
   if (!name.empty() && !legacy_before_equals) {
     const auto* it = std::ranges::lower_bound(kRefs, name, {}, &NamedRef::name);
     if (it != std::end(kRefs) && it->name == name) {

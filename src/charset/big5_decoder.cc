@@ -53,11 +53,20 @@ std::string decode_big5(std::string_view in) {
     }
     // Four pointers decode to a base letter plus a combining mark.
     switch (index) {
-      case 1133: out.append("\u00CA\u0304"); continue;
-      case 1135: out.append("\u00CA\u030C"); continue;
-      case 1164: out.append("\u00EA\u0304"); continue;
-      case 1166: out.append("\u00EA\u030C"); continue;
-      default: append_utf8(out, big5_at(index));
+      case 1133:
+        out.append("\u00CA\u0304");
+        continue;
+      case 1135:
+        out.append("\u00CA\u030C");
+        continue;
+      case 1164:
+        out.append("\u00EA\u0304");
+        continue;
+      case 1166:
+        out.append("\u00EA\u030C");
+        continue;
+      default:
+        append_utf8(out, big5_at(index));
     }
   }
   return out;

@@ -42,8 +42,8 @@ Decision determine_encoding(std::string_view body, std::string_view content_type
     if (auto meta = prescan_meta(preview)) return {meta->encoding, meta->passthrough, Source::meta};
   }
   const std::string_view content = drop_partial_rune(preview);
-  const bool high_bit = std::ranges::any_of(
-      content, [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  const bool high_bit =
+      std::ranges::any_of(content, [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   if (high_bit && detail::valid_utf8(content)) return {Encoding::utf8, true, Source::utf8_sniff};
   return {Encoding::windows1252, false, Source::fallback};
 }

@@ -26,7 +26,7 @@ std::string decode_euc_jp(std::string_view in) {
     if (c0 < 0x80) {
       r = static_cast<char32_t>(c0);
     } else if (c0 == 0x8E) {  // half-width katakana
-      if (c1 < 0xA1) {  // includes the end of input
+      if (c1 < 0xA1) {        // includes the end of input
         size = 1;
       } else if (c1 > 0xDF) {
         size = c1 == 0xFF ? 1 : 2;

@@ -68,14 +68,11 @@ Rune decode_rune(std::string_view s, std::size_t pos) {
   const int b2 = byte_at(s, pos + 2);
   if (!is_continuation(b2)) return {kReplacementChar, 1};
   if (lead.size == 3) {
-    return {static_cast<char32_t>(((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) |
-                                  (b2 & 0x3F)),
-            3};
+    return {static_cast<char32_t>(((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)), 3};
   }
   const int b3 = byte_at(s, pos + 3);
   if (!is_continuation(b3)) return {kReplacementChar, 1};
-  return {static_cast<char32_t>(((b0 & 0x07) << 18) | ((b1 & 0x3F) << 12) |
-                                ((b2 & 0x3F) << 6) | (b3 & 0x3F)),
+  return {static_cast<char32_t>(((b0 & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F)),
           4};
 }
 
@@ -108,9 +105,20 @@ bool valid_utf8(std::string_view s) {
 
 bool is_space(char32_t cp) {
   switch (cp) {
-    case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-    case 0x202F: case 0x205F: case 0x3000:
+    case '\t':
+    case '\n':
+    case '\v':
+    case '\f':
+    case '\r':
+    case ' ':
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
       return true;
     default:
       return cp >= 0x2000 && cp <= 0x200A;

@@ -8,9 +8,7 @@
 namespace tlsc::charset {
 namespace {
 
-bool is_html_space(int c) {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f';
-}
+bool is_html_space(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'; }
 
 bool is_ascii_letter(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
@@ -25,9 +23,9 @@ std::string ascii_lower(std::string_view s) {
 // Start tags after which Go's tokenizer reads raw text up to the matching
 // end tag instead of tokenizing.
 bool is_raw_text_element(std::string_view lowered) {
-  static constexpr std::array<std::string_view, 10> kRaw = {
-      "iframe", "noembed", "noframes", "noscript", "plaintext",
-      "script", "style",   "textarea", "title",    "xmp"};
+  static constexpr std::array<std::string_view, 10> kRaw = {"iframe",    "noembed", "noframes", "noscript",
+                                                            "plaintext", "script",  "style",    "textarea",
+                                                            "title",     "xmp"};
   return std::ranges::find(kRaw, lowered) != kRaw.end();
 }
 
@@ -98,10 +96,22 @@ void HtmlTokenizer::read_raw_or_rcdata() {
 // ones, exactly as x/net/html walks them to find the closing </script>.
 void HtmlTokenizer::read_script() {
   enum class S {
-    data, less_than, end_tag_open, escape_start, escape_start_dash, escaped,
-    escaped_dash, escaped_dash_dash, escaped_less_than, escaped_end_tag_open,
-    double_escape_start, double_escaped, double_escaped_dash,
-    double_escaped_dash_dash, double_escaped_less_than, double_escape_end,
+    data,
+    less_than,
+    end_tag_open,
+    escape_start,
+    escape_start_dash,
+    escaped,
+    escaped_dash,
+    escaped_dash_dash,
+    escaped_less_than,
+    escaped_end_tag_open,
+    double_escape_start,
+    double_escaped,
+    double_escaped_dash,
+    double_escaped_dash_dash,
+    double_escaped_less_than,
+    double_escape_end,
   };
   S s = S::data;
   for (;;) {
@@ -213,9 +223,7 @@ void HtmlTokenizer::read_script() {
       case S::double_escaped:
         c = read_byte();
         if (eof_) break;
-        s = c == '-'   ? S::double_escaped_dash
-            : c == '<' ? S::double_escaped_less_than
-                       : S::double_escaped;
+        s = c == '-' ? S::double_escaped_dash : c == '<' ? S::double_escaped_less_than : S::double_escaped;
         continue;
       case S::double_escaped_dash:
         c = read_byte();
@@ -426,8 +434,8 @@ void HtmlTokenizer::read_tag(bool save_attributes) {
     read_tag_attr_val();
     if (save_attributes && key_end_ > key_start_) {
       std::string key = ascii_lower(in_.substr(key_start_, key_end_ - key_start_));
-      const bool seen = std::ranges::any_of(
-          tag_.attributes, [&](const HtmlAttribute& a) { return a.key == key; });
+      const bool seen =
+          std::ranges::any_of(tag_.attributes, [&](const HtmlAttribute& a) { return a.key == key; });
       if (!seen) {
         tag_.attributes.push_back(
             {std::move(key), std::string(in_.substr(val_start_, val_end_ - val_start_))});

@@ -64,8 +64,8 @@ std::string decode_iso2022jp(std::string_view in) {
         ++i;
         break;
       case Mode::katakana:
-        append_utf8(out, c0 < 0x21 || c0 >= 0x60 ? kReplacementChar
-                                                 : static_cast<char32_t>(c0 + (0xFF61 - 0x21)));
+        append_utf8(out,
+                    c0 < 0x21 || c0 >= 0x60 ? kReplacementChar : static_cast<char32_t>(c0 + (0xFF61 - 0x21)));
         ++i;
         break;
       case Mode::jis0208:

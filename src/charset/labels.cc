@@ -250,54 +250,94 @@ static_assert(std::ranges::is_sorted(kLabels, {}, &std::pair<std::string_view, E
 
 std::optional<Encoding> lookup_label(std::string_view label) {
   const std::string key = detail::lower_for_match(detail::trim_space(label));
-  const auto* it = std::ranges::lower_bound(
-      kLabels, std::string_view(key), {}, &std::pair<std::string_view, Encoding>::first);
+  const auto* it = std::ranges::lower_bound(kLabels, std::string_view(key), {},
+                                            &std::pair<std::string_view, Encoding>::first);
   if (it == std::end(kLabels) || it->first != key) return std::nullopt;
   return it->second;
 }
 
 std::string_view canonical_name(Encoding e) {
   switch (e) {
-    case E::utf8: return "utf-8";
-    case E::ibm866: return "ibm866";
-    case E::iso8859_2: return "iso-8859-2";
-    case E::iso8859_3: return "iso-8859-3";
-    case E::iso8859_4: return "iso-8859-4";
-    case E::iso8859_5: return "iso-8859-5";
-    case E::iso8859_6: return "iso-8859-6";
-    case E::iso8859_7: return "iso-8859-7";
-    case E::iso8859_8: return "iso-8859-8";
-    case E::iso8859_8i: return "iso-8859-8-i";
-    case E::iso8859_10: return "iso-8859-10";
-    case E::iso8859_13: return "iso-8859-13";
-    case E::iso8859_14: return "iso-8859-14";
-    case E::iso8859_15: return "iso-8859-15";
-    case E::iso8859_16: return "iso-8859-16";
-    case E::koi8_r: return "koi8-r";
-    case E::koi8_u: return "koi8-u";
-    case E::macintosh: return "macintosh";
-    case E::windows874: return "windows-874";
-    case E::windows1250: return "windows-1250";
-    case E::windows1251: return "windows-1251";
-    case E::windows1252: return "windows-1252";
-    case E::windows1253: return "windows-1253";
-    case E::windows1254: return "windows-1254";
-    case E::windows1255: return "windows-1255";
-    case E::windows1256: return "windows-1256";
-    case E::windows1257: return "windows-1257";
-    case E::windows1258: return "windows-1258";
-    case E::x_mac_cyrillic: return "x-mac-cyrillic";
-    case E::gbk: return "gbk";
-    case E::gb18030: return "gb18030";
-    case E::big5: return "big5";
-    case E::euc_jp: return "euc-jp";
-    case E::iso2022jp: return "iso-2022-jp";
-    case E::shift_jis: return "shift_jis";
-    case E::euc_kr: return "euc-kr";
-    case E::replacement: return "replacement";
-    case E::utf16be: return "utf-16be";
-    case E::utf16le: return "utf-16le";
-    case E::x_user_defined: return "x-user-defined";
+    case E::utf8:
+      return "utf-8";
+    case E::ibm866:
+      return "ibm866";
+    case E::iso8859_2:
+      return "iso-8859-2";
+    case E::iso8859_3:
+      return "iso-8859-3";
+    case E::iso8859_4:
+      return "iso-8859-4";
+    case E::iso8859_5:
+      return "iso-8859-5";
+    case E::iso8859_6:
+      return "iso-8859-6";
+    case E::iso8859_7:
+      return "iso-8859-7";
+    case E::iso8859_8:
+      return "iso-8859-8";
+    case E::iso8859_8i:
+      return "iso-8859-8-i";
+    case E::iso8859_10:
+      return "iso-8859-10";
+    case E::iso8859_13:
+      return "iso-8859-13";
+    case E::iso8859_14:
+      return "iso-8859-14";
+    case E::iso8859_15:
+      return "iso-8859-15";
+    case E::iso8859_16:
+      return "iso-8859-16";
+    case E::koi8_r:
+      return "koi8-r";
+    case E::koi8_u:
+      return "koi8-u";
+    case E::macintosh:
+      return "macintosh";
+    case E::windows874:
+      return "windows-874";
+    case E::windows1250:
+      return "windows-1250";
+    case E::windows1251:
+      return "windows-1251";
+    case E::windows1252:
+      return "windows-1252";
+    case E::windows1253:
+      return "windows-1253";
+    case E::windows1254:
+      return "windows-1254";
+    case E::windows1255:
+      return "windows-1255";
+    case E::windows1256:
+      return "windows-1256";
+    case E::windows1257:
+      return "windows-1257";
+    case E::windows1258:
+      return "windows-1258";
+    case E::x_mac_cyrillic:
+      return "x-mac-cyrillic";
+    case E::gbk:
+      return "gbk";
+    case E::gb18030:
+      return "gb18030";
+    case E::big5:
+      return "big5";
+    case E::euc_jp:
+      return "euc-jp";
+    case E::iso2022jp:
+      return "iso-2022-jp";
+    case E::shift_jis:
+      return "shift_jis";
+    case E::euc_kr:
+      return "euc-kr";
+    case E::replacement:
+      return "replacement";
+    case E::utf16be:
+      return "utf-16be";
+    case E::utf16le:
+      return "utf-16le";
+    case E::x_user_defined:
+      return "x-user-defined";
   }
   return "";
 }

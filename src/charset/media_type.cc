@@ -12,8 +12,7 @@ namespace {
 using detail::byte_at;
 
 bool is_tspecial(int c) {
-  return std::string_view(R"(()<>@,;:\"/[]?=)").find(static_cast<char>(c)) !=
-         std::string_view::npos;
+  return std::string_view(R"(()<>@,;:\"/[]?=)").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 bool is_token_char(int c) { return c > 0x20 && c < 0x7F && !is_tspecial(c); }
@@ -91,9 +90,7 @@ std::optional<Param> consume_media_param(std::string_view v) {
   return Param{detail::lower_for_match(key.head), std::move(value->value), value->rest};
 }
 
-bool is_hex(int c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex(int c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 int unhex(int c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -160,8 +157,7 @@ void stitch(const std::string& base, const ParamMap& pieces, ParamMap& params) {
 
 std::optional<std::string> charset_param(std::string_view content_type) {
   const std::size_t semi = content_type.find(';');
-  const std::string_view base =
-      semi == std::string_view::npos ? content_type : content_type.substr(0, semi);
+  const std::string_view base = semi == std::string_view::npos ? content_type : content_type.substr(0, semi);
   const std::string lowered = detail::lower_for_match(base);
   if (!check_media_type(detail::trim_space(lowered))) return std::nullopt;
 

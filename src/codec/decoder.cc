@@ -4,12 +4,12 @@
 #include <zlib.h>
 // The frame header API is in zstd's static-linking section; we link it statically.
 #define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
+
+#include <zstd.h>
 
 namespace tlsc {
 namespace {
@@ -31,8 +31,7 @@ class OutputBudget {
 
   std::optional<Error> append(std::string& out, std::string_view data) {
     if (data.size() > limit_ - used_) {
-      return decode_error("decompressed body exceeds the limit of " + std::to_string(limit_) +
-                          " bytes");
+      return decode_error("decompressed body exceeds the limit of " + std::to_string(limit_) + " bytes");
     }
     used_ += data.size();
     out.append(data);
@@ -74,9 +73,7 @@ class FieldBuffer {
   uint32_t le32() const {
     return le16<At>() | (le16<At + 2>() << 16);
   }
-  uint32_t be32() const {
-    return (get<0>() << 24) | (get<1>() << 16) | (get<2>() << 8) | get<3>();
-  }
+  uint32_t be32() const { return (get<0>() << 24) | (get<1>() << 16) | (get<2>() << 8) | get<3>(); }
   std::string_view view() const {
     return std::string_view(reinterpret_cast<const char*>(bytes_.data()), have_);
   }
@@ -87,13 +84,11 @@ class FieldBuffer {
 };
 
 uint32_t crc32_of(uint32_t crc, std::string_view data) {
-  return static_cast<uint32_t>(
-      ::crc32_z(crc, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+  return static_cast<uint32_t>(::crc32_z(crc, reinterpret_cast<const Bytef*>(data.data()), data.size()));
 }
 
 uint32_t adler32_of(uint32_t adler, std::string_view data) {
-  return static_cast<uint32_t>(
-      ::adler32_z(adler, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+  return static_cast<uint32_t>(::adler32_z(adler, reinterpret_cast<const Bytef*>(data.data()), data.size()));
 }
 
 // ---- raw DEFLATE (Go's compress/flate) ----------------------------------
@@ -141,19 +136,17 @@ class RawInflater {
         case Z_STREAM_END:
           return Status::end;
         case Z_OK:
-        case Z_BUF_ERROR:  // Z_BUF_ERROR: no progress was possible
+        case Z_BUF_ERROR:                   // Z_BUF_ERROR: no progress was possible
           if (strm_.avail_out == 0) break;  // more output may be pending
           if (in.empty()) return Status::need_input;
-          if (rc == Z_OK) break;            // only the slice ran out
-          err = decode_error("flate: corrupt input before offset " +
-                             std::to_string(strm_.total_in));
+          if (rc == Z_OK) break;  // only the slice ran out
+          err = decode_error("flate: corrupt input before offset " + std::to_string(strm_.total_in));
           return Status::error;
         case Z_MEM_ERROR:
           err = decode_error("flate: out of memory");
           return Status::error;
         default:  // Z_DATA_ERROR and anything unexpected
-          err = decode_error("flate: corrupt input before offset " +
-                             std::to_string(strm_.total_in));
+          err = decode_error("flate: corrupt input before offset " + std::to_string(strm_.total_in));
           return Status::error;
       }
     }
@@ -195,15 +188,14 @@ class GzipDecoder final : public StickyDecoder {
  private:
   enum class State { header, extra_len, extra, name, comment, header_crc, body, trailer };
   static constexpr unsigned kFlagHdrCrc = 1 << 1, kFlagExtra = 1 << 2, kFlagName = 1 << 3,
-                          kFlagComment = 1 << 4;
+                            kFlagComment = 1 << 4;
   // Go reads NUL-terminated header strings into a 512-byte buffer.
   static constexpr size_t kMaxString = 512;
 
   // The next optional header part the flags ask for, after `s`.
   State after(State s) const {
     if (s == State::header && (flags_ & kFlagExtra)) return State::extra_len;
-    if ((s == State::header || s == State::extra_len || s == State::extra) &&
-        (flags_ & kFlagName)) {
+    if ((s == State::header || s == State::extra_len || s == State::extra) && (flags_ & kFlagName)) {
       return State::name;
     }
     if (s != State::comment && s != State::header_crc && (flags_ & kFlagComment)) {
@@ -384,7 +376,6 @@ class ZlibDecoder final : public StickyDecoder {
     return unexpected_eof();
   }
 
-
   State state_ = State::header;
   FieldBuffer<2> header_;
   FieldBuffer<4> word_;
@@ -464,32 +455,58 @@ class DeflateDecoder final : public BodyDecoder {
 // The names Go's port prints after "brotli: ".
 const char* brotli_error_name(BrotliDecoderErrorCode code) {
   switch (code) {
-    case BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE: return "EXUBERANT_NIBBLE";
-    case BROTLI_DECODER_ERROR_FORMAT_RESERVED: return "RESERVED";
-    case BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_META_NIBBLE: return "EXUBERANT_META_NIBBLE";
-    case BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_ALPHABET: return "SIMPLE_HUFFMAN_ALPHABET";
-    case BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_SAME: return "SIMPLE_HUFFMAN_SAME";
-    case BROTLI_DECODER_ERROR_FORMAT_CL_SPACE: return "CL_SPACE";
-    case BROTLI_DECODER_ERROR_FORMAT_HUFFMAN_SPACE: return "HUFFMAN_SPACE";
-    case BROTLI_DECODER_ERROR_FORMAT_CONTEXT_MAP_REPEAT: return "CONTEXT_MAP_REPEAT";
-    case BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_1: return "BLOCK_LENGTH_1";
-    case BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_2: return "BLOCK_LENGTH_2";
-    case BROTLI_DECODER_ERROR_FORMAT_TRANSFORM: return "TRANSFORM";
-    case BROTLI_DECODER_ERROR_FORMAT_DICTIONARY: return "DICTIONARY";
-    case BROTLI_DECODER_ERROR_FORMAT_WINDOW_BITS: return "WINDOW_BITS";
-    case BROTLI_DECODER_ERROR_FORMAT_PADDING_1: return "PADDING_1";
-    case BROTLI_DECODER_ERROR_FORMAT_PADDING_2: return "PADDING_2";
-    case BROTLI_DECODER_ERROR_FORMAT_DISTANCE: return "DISTANCE";
-    case BROTLI_DECODER_ERROR_DICTIONARY_NOT_SET: return "DICTIONARY_NOT_SET";
-    case BROTLI_DECODER_ERROR_INVALID_ARGUMENTS: return "INVALID_ARGUMENTS";
-    case BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES: return "CONTEXT_MODES";
-    case BROTLI_DECODER_ERROR_ALLOC_TREE_GROUPS: return "TREE_GROUPS";
-    case BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MAP: return "CONTEXT_MAP";
-    case BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_1: return "RING_BUFFER_1";
-    case BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_2: return "RING_BUFFER_2";
-    case BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES: return "BLOCK_TYPE_TREES";
-    case BROTLI_DECODER_ERROR_UNREACHABLE: return "UNREACHABLE";
-    default: return "INVALID";
+    case BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE:
+      return "EXUBERANT_NIBBLE";
+    case BROTLI_DECODER_ERROR_FORMAT_RESERVED:
+      return "RESERVED";
+    case BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_META_NIBBLE:
+      return "EXUBERANT_META_NIBBLE";
+    case BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_ALPHABET:
+      return "SIMPLE_HUFFMAN_ALPHABET";
+    case BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_SAME:
+      return "SIMPLE_HUFFMAN_SAME";
+    case BROTLI_DECODER_ERROR_FORMAT_CL_SPACE:
+      return "CL_SPACE";
+    case BROTLI_DECODER_ERROR_FORMAT_HUFFMAN_SPACE:
+      return "HUFFMAN_SPACE";
+    case BROTLI_DECODER_ERROR_FORMAT_CONTEXT_MAP_REPEAT:
+      return "CONTEXT_MAP_REPEAT";
+    case BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_1:
+      return "BLOCK_LENGTH_1";
+    case BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_2:
+      return "BLOCK_LENGTH_2";
+    case BROTLI_DECODER_ERROR_FORMAT_TRANSFORM:
+      return "TRANSFORM";
+    case BROTLI_DECODER_ERROR_FORMAT_DICTIONARY:
+      return "DICTIONARY";
+    case BROTLI_DECODER_ERROR_FORMAT_WINDOW_BITS:
+      return "WINDOW_BITS";
+    case BROTLI_DECODER_ERROR_FORMAT_PADDING_1:
+      return "PADDING_1";
+    case BROTLI_DECODER_ERROR_FORMAT_PADDING_2:
+      return "PADDING_2";
+    case BROTLI_DECODER_ERROR_FORMAT_DISTANCE:
+      return "DISTANCE";
+    case BROTLI_DECODER_ERROR_DICTIONARY_NOT_SET:
+      return "DICTIONARY_NOT_SET";
+    case BROTLI_DECODER_ERROR_INVALID_ARGUMENTS:
+      return "INVALID_ARGUMENTS";
+    case BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES:
+      return "CONTEXT_MODES";
+    case BROTLI_DECODER_ERROR_ALLOC_TREE_GROUPS:
+      return "TREE_GROUPS";
+    case BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MAP:
+      return "CONTEXT_MAP";
+    case BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_1:
+      return "RING_BUFFER_1";
+    case BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_2:
+      return "RING_BUFFER_2";
+    case BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES:
+      return "BLOCK_TYPE_TREES";
+    case BROTLI_DECODER_ERROR_UNREACHABLE:
+      return "UNREACHABLE";
+    default:
+      return "INVALID";
   }
 }
 
@@ -514,8 +531,8 @@ class BrotliBodyDecoder final : public StickyDecoder {
       const auto* next_in = reinterpret_cast<const uint8_t*>(slice.data());
       size_t avail_out = out_.size();
       auto* next_out = reinterpret_cast<uint8_t*>(out_.data());
-      const BrotliDecoderResult r = BrotliDecoderDecompressStream(
-          state_.get(), &avail_in, &next_in, &avail_out, &next_out, nullptr);
+      const BrotliDecoderResult r =
+          BrotliDecoderDecompressStream(state_.get(), &avail_in, &next_in, &avail_out, &next_out, nullptr);
       in.remove_prefix(slice.size() - avail_in);
       if (auto e = budget_.append(out, std::string_view(out_.data(), out_.size() - avail_out))) {
         return e;
@@ -562,8 +579,7 @@ constexpr int kZstdWindowLogMax = 29;
 class ZstdBodyDecoder final : public StickyDecoder {
  public:
   explicit ZstdBodyDecoder(size_t limit) : dctx_(ZSTD_createDCtx()), budget_(limit) {
-    if (dctx_ && ZSTD_isError(ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax,
-                                                     kZstdWindowLogMax))) {
+    if (dctx_ && ZSTD_isError(ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, kZstdWindowLogMax))) {
       dctx_.reset();
     }
   }
@@ -667,8 +683,7 @@ class ZstdBodyDecoder final : public StickyDecoder {
 
 }  // namespace
 
-std::unique_ptr<BodyDecoder> BodyDecoder::create(std::string_view content_encoding,
-                                                 size_t max_output) {
+std::unique_ptr<BodyDecoder> BodyDecoder::create(std::string_view content_encoding, size_t max_output) {
   if (content_encoding == "gzip") return std::make_unique<GzipDecoder>(max_output);
   if (content_encoding == "br") return std::make_unique<BrotliBodyDecoder>(max_output);
   if (content_encoding == "deflate") return std::make_unique<DeflateDecoder>(max_output);

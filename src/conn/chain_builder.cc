@@ -50,8 +50,9 @@ std::unique_ptr<ConnectStep> proxy_tcp_step(Reactor& reactor, DnsResolver& resol
     // Go's net.Dialer on a host without a (valid) port.
     bool missing = p.host_port.find(':') == std::string::npos || p.host_port.ends_with(":");
     return std::make_unique<FailedStep>(
-        reactor, make_error(ErrorCode::invalid_input, "dial tcp: address " + p.host_port + ": " +
-                                                          (missing ? "missing port in address" : "invalid port")));
+        reactor,
+        make_error(ErrorCode::invalid_input, "dial tcp: address " + p.host_port + ": " +
+                                                 (missing ? "missing port in address" : "invalid port")));
   }
   // SOCKS dialers resolve the proxy with plain "tcp" (upstream passes the
   // request's network only to its CONNECT dialer).
@@ -73,7 +74,8 @@ std::unique_ptr<ConnectStep> tunnel_step(Reactor& reactor, DnsResolver& resolver
     }
     case ProxyKind::socks5:
       return std::make_unique<ProxyTunnel>(
-          reactor, std::make_unique<Socks5Handshake>(plan.host, plan.port, p.credentials, socks5_prefix(plan)));
+          reactor,
+          std::make_unique<Socks5Handshake>(plan.host, plan.port, p.credentials, socks5_prefix(plan)));
     case ProxyKind::socks4a:
       return std::make_unique<ProxyTunnel>(
           reactor, std::make_unique<Socks4Handshake>(Socks4Handshake::socks4a(plan.host, plan.port)));
@@ -90,7 +92,8 @@ std::string host_port(const std::string& host, uint16_t port) {
   return host + ":" + std::to_string(port);
 }
 
-std::unique_ptr<ConnectionChain> build_connection_chain(Reactor& reactor, DnsResolver& resolver, const DialPlan& plan) {
+std::unique_ptr<ConnectionChain> build_connection_chain(Reactor& reactor, DnsResolver& resolver,
+                                                        const DialPlan& plan) {
   auto chain = std::make_unique<ConnectionChain>(reactor);
   if (plan.proxy) {
     chain->add(proxy_tcp_step(reactor, resolver, plan), proxy_dial_wrap(plan));
@@ -108,7 +111,8 @@ std::unique_ptr<ConnectionChain> build_connection_chain(Reactor& reactor, DnsRes
   if (plan.tls != nullptr) {
     TlsContext* tls = plan.tls;
     chain->add(std::make_unique<TlsConnectStep>(
-        reactor, [tls, host = plan.host, port = plan.port, scope = plan.ticket_scope] {
+        reactor,
+        [tls, host = plan.host, port = plan.port, scope = plan.ticket_scope] {
           return tls->new_connection(host, port, scope);
         },
         tls, plan.verify_name));

@@ -17,7 +17,8 @@
 
 namespace tlsc {
 
-std::unique_ptr<ConnectionChain> build_connection_chain(Reactor& reactor, DnsResolver& resolver, const DialPlan& plan);
+std::unique_ptr<ConnectionChain> build_connection_chain(Reactor& reactor, DnsResolver& resolver,
+                                                        const DialPlan& plan);
 
 // "host:port" as a proxy sees the target (IPv6 in brackets).
 std::string host_port(const std::string& host, uint16_t port);

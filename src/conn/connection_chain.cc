@@ -14,9 +14,10 @@ void ConnectionChain::add(std::unique_ptr<ConnectStep> step, WrapError wrap) {
 void ConnectionChain::start(Connected below, Done done) {
   done_ = std::move(done);
   if (steps_.empty()) {
-    reactor_.post([this, alive = liveness_.watch(), below = std::make_shared<Connected>(std::move(below))]() mutable {
-      if (alive) done_(std::move(*below));
-    });
+    reactor_.post(
+        [this, alive = liveness_.watch(), below = std::make_shared<Connected>(std::move(below))]() mutable {
+          if (alive) done_(std::move(*below));
+        });
     return;
   }
   run(0, std::move(below));

@@ -1,9 +1,10 @@
 #include "cookies/cookie.h"
-#include "core/ascii.h"
 
 #include <array>
 #include <cstddef>
 #include <utility>
+
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -28,9 +29,7 @@ bool is_cookie_name_valid(std::string_view name) {
 }
 
 // fhttp commented out Go's `b != '"'`, so quotes are legal inside values.
-bool valid_cookie_value_byte(unsigned char b) {
-  return b >= 0x20 && b < 0x7f && b != ';' && b != '\\';
-}
+bool valid_cookie_value_byte(unsigned char b) { return b >= 0x20 && b < 0x7f && b != ';' && b != '\\'; }
 
 struct CookieValue {
   std::string_view value;
@@ -77,8 +76,7 @@ std::optional<int64_t> go_atoi(std::string_view s) {
 // ---- time.Parse for the two layouts Go tries on Expires ----------------
 
 // Go's lookup(): case-insensitive match of a fixed-width name prefix.
-int lookup_name(std::string_view& value, const std::array<std::string_view, 12>& names,
-                size_t count) {
+int lookup_name(std::string_view& value, const std::array<std::string_view, 12>& names, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     std::string_view n = names[i];
     if (value.size() < n.size()) continue;
@@ -97,10 +95,9 @@ int lookup_name(std::string_view& value, const std::array<std::string_view, 12>&
   return -1;
 }
 
-constexpr std::array<std::string_view, 12> kShortDays = {"Sun", "Mon", "Tue", "Wed",
-                                                          "Thu", "Fri", "Sat"};
-constexpr std::array<std::string_view, 12> kShortMonths = {
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+constexpr std::array<std::string_view, 12> kShortDays = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+constexpr std::array<std::string_view, 12> kShortMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 // Go's skip(): a space in the layout matches a run of one or more spaces
 // (or none at the very end of the value); anything else must match exactly.
@@ -252,8 +249,8 @@ std::optional<ParsedTime> parse_expires_layout(std::string_view v, char sep) {
 
   ParsedTime t;
   t.unix = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  t.is_go_zero = year == 1 && month == 1 && day == 1 && hour == 0 && minute == 0 &&
-                 second == 0 && !has_fraction;
+  t.is_go_zero =
+      year == 1 && month == 1 && day == 1 && hour == 0 && minute == 0 && second == 0 && !has_fraction;
   return t;
 }
 
@@ -296,8 +293,7 @@ std::optional<Cookie> parse_set_cookie(std::string_view header_value) {
 
   size_t semi = line.find(';');
   std::string_view first = trim(line.substr(0, semi));
-  std::string_view rest =
-      semi == std::string_view::npos ? std::string_view() : line.substr(semi + 1);
+  std::string_view rest = semi == std::string_view::npos ? std::string_view() : line.substr(semi + 1);
   bool has_rest = semi != std::string_view::npos;
 
   size_t eq = first.find('=');
@@ -379,9 +375,8 @@ std::string cookie_header_value(const std::vector<Cookie>& cookies) {
   return out;
 }
 
-Cookie cookie_from_caller(std::string name, std::string value, std::string path,
-                          std::string domain, std::optional<int64_t> expires,
-                          int64_t max_age, bool secure, bool http_only) {
+Cookie cookie_from_caller(std::string name, std::string value, std::string path, std::string domain,
+                          std::optional<int64_t> expires, int64_t max_age, bool secure, bool http_only) {
   Cookie c;
   c.name = std::move(name);
   c.value = std::move(value);

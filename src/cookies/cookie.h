@@ -49,8 +49,7 @@ std::string cookie_header_value(const std::vector<Cookie>& cookies);
 // cookie as already expired, which is the bug Python's tls_client hits
 // because it always sends "expires": 0/null. Nothing else is validated here,
 // as upstream validates nothing (the jar and AddCookie do what they do).
-Cookie cookie_from_caller(std::string name, std::string value, std::string path,
-                          std::string domain, std::optional<int64_t> expires,
-                          int64_t max_age, bool secure, bool http_only);
+Cookie cookie_from_caller(std::string name, std::string value, std::string path, std::string domain,
+                          std::optional<int64_t> expires, int64_t max_age, bool secure, bool http_only);
 
 }  // namespace tlsc

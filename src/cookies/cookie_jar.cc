@@ -1,9 +1,10 @@
 #include "cookies/cookie_jar.h"
-#include "core/ascii.h"
 
 #include <algorithm>
 #include <array>
 #include <optional>
+
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -171,8 +172,7 @@ char32_t decode_rune(std::string_view s, size_t& width) {
     const auto b2 = static_cast<unsigned char>(s[2]);
     if (b2 < 0x80 || b2 > 0xBF) return 0xFFFD;
     if (size == 3) {
-      r = (static_cast<char32_t>(b0 & 0x0F) << 12) | (static_cast<char32_t>(b1 & 0x3F) << 6) |
-          (b2 & 0x3F);
+      r = (static_cast<char32_t>(b0 & 0x0F) << 12) | (static_cast<char32_t>(b1 & 0x3F) << 6) | (b2 & 0x3F);
     } else {
       const auto b3 = static_cast<unsigned char>(s[3]);
       if (b3 < 0x80 || b3 > 0xBF) return 0xFFFD;
@@ -355,9 +355,8 @@ std::optional<bool> scheme_is_secure(std::string_view scheme) {
 
 }  // namespace
 
-void CookieJar::set_cookies(std::string_view scheme, std::string_view host_in,
-                            std::string_view path, const std::vector<Cookie>& cookies,
-                            int64_t now_unix) {
+void CookieJar::set_cookies(std::string_view scheme, std::string_view host_in, std::string_view path,
+                            const std::vector<Cookie>& cookies, int64_t now_unix) {
   if (cookies.empty() || !scheme_is_secure(scheme)) return;
   std::optional<std::string> host = canonical_host(host_in);
   if (!host) return;

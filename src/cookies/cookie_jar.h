@@ -43,8 +43,8 @@ class CookieJar {
   // (max_age, same_site, raw_expires stay empty, as in fhttp's output).
   // fhttp reports a session cookie's expiry as 9999-12-31T23:59:59Z
   // (253402300799), which the ABI layer must substitute if it mirrors that.
-  std::vector<Cookie> cookies(std::string_view scheme, std::string_view host,
-                              std::string_view path, int64_t now_unix);
+  std::vector<Cookie> cookies(std::string_view scheme, std::string_view host, std::string_view path,
+                              int64_t now_unix);
 
  private:
   friend struct CookieJarInspector;  // tests look at raw entries

@@ -22,8 +22,8 @@ std::string base64_encode(std::string_view data) {
   out.reserve((data.size() + 2) / 3 * 4);
   size_t i = 0;
   for (; i + 3 <= data.size(); i += 3) {
-    uint32_t v = (uint32_t(uint8_t(data[i])) << 16) | (uint32_t(uint8_t(data[i + 1])) << 8) |
-                 uint8_t(data[i + 2]);
+    uint32_t v =
+        (uint32_t(uint8_t(data[i])) << 16) | (uint32_t(uint8_t(data[i + 1])) << 8) | uint8_t(data[i + 2]);
     out.push_back(kAlphabet[(v >> 18) & 63]);
     out.push_back(kAlphabet[(v >> 12) & 63]);
     out.push_back(kAlphabet[(v >> 6) & 63]);
@@ -49,12 +49,11 @@ Result<std::string> base64_decode(std::string_view text) {
   std::string out;
   out.reserve(text.size() / 4 * 3);
   uint32_t acc = 0;
-  int n = 0;       // sextets in acc
-  int pad = 0;     // '=' seen
+  int n = 0;    // sextets in acc
+  int pad = 0;  // '=' seen
   size_t quad_start = 0;
   auto illegal = [](size_t at) {
-    return make_error(ErrorCode::invalid_input,
-                      "illegal base64 data at input byte " + std::to_string(at));
+    return make_error(ErrorCode::invalid_input, "illegal base64 data at input byte " + std::to_string(at));
   };
   for (size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);

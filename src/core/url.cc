@@ -1,9 +1,10 @@
 #include "core/url.h"
-#include "core/ascii.h"
 
 #include <algorithm>
 #include <charconv>
 #include <vector>
+
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -25,9 +26,25 @@ bool path_byte_ok(unsigned char c) {
   if (c >= 'A' && c <= 'Z') return true;
   if (c >= '0' && c <= '9') return true;
   switch (c) {
-    case '-': case '.': case '_': case '~': case '!': case '$': case '&':
-    case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-    case '=': case ':': case '@': case '/': case '%':
+    case '-':
+    case '.':
+    case '_':
+    case '~':
+    case '!':
+    case '$':
+    case '&':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case ',':
+    case ';':
+    case '=':
+    case ':':
+    case '@':
+    case '/':
+    case '%':
       return true;
     default:
       return false;
@@ -35,8 +52,8 @@ bool path_byte_ok(unsigned char c) {
 }
 
 bool query_byte_ok(unsigned char c) {
-  return c > 0x20 && c < 0x7f && c != '"' && c != '<' && c != '>' && c != '`' &&
-         c != '{' && c != '}' && c != '|' && c != '\\' && c != '^' && c != '#';
+  return c > 0x20 && c < 0x7f && c != '"' && c != '<' && c != '>' && c != '`' && c != '{' && c != '}' &&
+         c != '|' && c != '\\' && c != '^' && c != '#';
 }
 
 std::string escape_if_needed(std::string_view s, bool (*ok)(unsigned char)) {
@@ -73,9 +90,22 @@ bool host_byte_ok(unsigned char c) {
   if (c >= 0x80) return true;  // IDN: left for DNS to reject
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '-': case '.': case '_': case '~': case '!': case '$': case '&':
-    case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-    case '=': case '%':
+    case '-':
+    case '.':
+    case '_':
+    case '~':
+    case '!':
+    case '$':
+    case '&':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case ',':
+    case ';':
+    case '=':
+    case '%':
       return true;
     default:
       return false;

@@ -12,14 +12,14 @@
 namespace tlsc {
 
 struct Url {
-  std::string scheme;    // lowercase
-  std::string userinfo;  // raw, without '@'
-  std::string hostname;  // without brackets or port; IPv6 literal bare
-  std::string port;      // digits only; empty if none in the URL
-  std::string path;      // escaped form, as sent on the wire ("" allowed)
-  std::string query;     // raw query without '?'
+  std::string scheme;        // lowercase
+  std::string userinfo;      // raw, without '@'
+  std::string hostname;      // without brackets or port; IPv6 literal bare
+  std::string port;          // digits only; empty if none in the URL
+  std::string path;          // escaped form, as sent on the wire ("" allowed)
+  std::string query;         // raw query without '?'
   bool force_query = false;  // URL ended in a bare '?'
-  std::string fragment;  // raw, without '#'
+  std::string fragment;      // raw, without '#'
 
   // "host[:port]" as written in the URL (IPv6 in brackets): Host header.
   std::string host() const;

@@ -36,7 +36,7 @@ struct TransportOptions {
 
 struct ClientOptions {
   std::string profile = "chrome_133";  // the identifier, or "custom"
-  ClientHelloSpec tls_spec;           // the profile's or customTlsClient's, before the flags below
+  ClientHelloSpec tls_spec;            // the profile's or customTlsClient's, before the flags below
   H2Fingerprint h2;
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;

@@ -37,8 +37,8 @@ ConnectionPool::ConnectionPool(Reactor& reactor, DnsResolver& resolver, PoolLimi
 
 ConnectionPool::~ConnectionPool() { close_all(); }
 
-std::unique_ptr<ConnectionPool::Acquisition> ConnectionPool::begin(AcquireOptions options,
-                                                                   std::function<void(AcquireProgress)> progress) {
+std::unique_ptr<ConnectionPool::Acquisition> ConnectionPool::begin(
+    AcquireOptions options, std::function<void(AcquireProgress)> progress) {
   return std::unique_ptr<Acquisition>(new Acquisition(*this, std::move(options), std::move(progress)));
 }
 
@@ -258,15 +258,15 @@ void ConnectionPool::Acquisition::find() {
   // HTTP/1.1: from here on this request also takes a connection that
   // another request frees before its own is ready.
   if (!may_share_dial && options_.reuse && options_.late_binding && !h1_waiter_) {
-    h1_waiter_ = pool_.h1_waiters_.add(key, [this, alive = liveness_.watch(), pool = &pool_](
-                                                   std::shared_ptr<HttpConnection> conn) {
-      if (alive && take_) {
-        h1_waiter_.reset();
-        deliver(std::move(conn));
-      } else {
-        pool->put(std::move(conn));
-      }
-    });
+    h1_waiter_ = pool_.h1_waiters_.add(
+        key, [this, alive = liveness_.watch(), pool = &pool_](std::shared_ptr<HttpConnection> conn) {
+          if (alive && take_) {
+            h1_waiter_.reset();
+            deliver(std::move(conn));
+          } else {
+            pool->put(std::move(conn));
+          }
+        });
   }
   // A dial this request started for the origin (before a retry) still
   // runs: wait for it.
@@ -277,12 +277,13 @@ void ConnectionPool::Acquisition::find() {
   auto slot = pool_.try_reserve_slot(key);
   if (!slot) {
     // maxConnsPerHost reached: wait for a connection to free up.
-    slot_waiter_ = pool_.slots_->waiters.add(key, [this, alive = liveness_.watch(), generation = generation_] {
-      if (!alive || !take_ || generation_ != generation) return false;
-      slot_waiter_.reset();
-      find();
-      return true;
-    });
+    slot_waiter_ =
+        pool_.slots_->waiters.add(key, [this, alive = liveness_.watch(), generation = generation_] {
+          if (!alive || !take_ || generation_ != generation) return false;
+          slot_waiter_.reset();
+          find();
+          return true;
+        });
     report(AcquireProgress::waiting_for_slot);
     return;
   }
@@ -313,10 +314,12 @@ void ConnectionPool::Acquisition::start_dial(Slot slot) {
 }
 
 Result<std::shared_ptr<HttpConnection>> ConnectionPool::Acquisition::make_connection(Connected c) {
-  if (c.alpn != "h2") return std::shared_ptr<HttpConnection>(std::make_shared<H1Connection>(std::move(c.stream), options_.key));
+  if (c.alpn != "h2")
+    return std::shared_ptr<HttpConnection>(std::make_shared<H1Connection>(std::move(c.stream), options_.key));
   ConnectionPool* pool = &pool_;
-  auto h2 = H2Connection::create(pool_.reactor_, std::move(c.stream), options_.key, options_.h2, options_.h2_limits,
-                                 [pool](H2Connection* conn) { pool->forget_shared(conn); });
+  auto h2 =
+      H2Connection::create(pool_.reactor_, std::move(c.stream), options_.key, options_.h2, options_.h2_limits,
+                           [pool](H2Connection* conn) { pool->forget_shared(conn); });
   if (!h2) return h2.error();
   return std::shared_ptr<HttpConnection>(std::move(*h2));
 }

@@ -26,16 +26,16 @@
 namespace tlsc {
 
 struct PoolLimits {
-  size_t max_idle_total = 100;    // Go's DefaultTransport MaxIdleConns
-  size_t max_idle_per_host = 2;   // Go's DefaultMaxIdleConnsPerHost
+  size_t max_idle_total = 100;   // Go's DefaultTransport MaxIdleConns
+  size_t max_idle_per_host = 2;  // Go's DefaultMaxIdleConnsPerHost
   std::chrono::milliseconds idle_timeout{90000};
   size_t max_conns_per_host = 0;  // Go's MaxConnsPerHost; 0: no limit
 };
 
 // What one request asks the pool for.
 struct AcquireOptions {
-  std::string key;     // the origin's pool key (http/origin.h)
-  DialPlan dial;       // how to make a new connection
+  std::string key;      // the origin's pool key (http/origin.h)
+  DialPlan dial;        // how to make a new connection
   bool may_h2 = false;  // https without forceHttp1: ALPN may choose HTTP/2
   // A client kept across requests: idle connections are taken and given
   // back (not for a single-request client).

@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "core/base64.h"
 #include "charset/charset.h"
+#include "core/base64.h"
 #include "sniff/sniff.h"
 
 namespace tlsc {

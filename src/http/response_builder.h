@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "cookies/cookie.h"
 #include "core/error.h"
 #include "core/url.h"
-#include "cookies/cookie.h"
-#include "wire/h1_response_parser.h"
 #include "http/response.h"
+#include "wire/h1_response_parser.h"
 
 namespace tlsc {
 

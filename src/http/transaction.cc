@@ -71,17 +71,28 @@ std::string redacted(const Url& u) {
 
 std::string_view transaction_state_name(TransactionState s) {
   switch (s) {
-    case TransactionState::starting: return "starting";
-    case TransactionState::waiting_for_slot: return "waiting_for_slot";
-    case TransactionState::waiting_for_shared_dial: return "waiting_for_shared_dial";
-    case TransactionState::dialing: return "dialing";
-    case TransactionState::waiting_to_retry: return "waiting_to_retry";
-    case TransactionState::sending: return "sending";
-    case TransactionState::awaiting_head: return "awaiting_head";
-    case TransactionState::reading_body: return "reading_body";
-    case TransactionState::redirecting: return "redirecting";
-    case TransactionState::writing_output: return "writing_output";
-    case TransactionState::done: return "done";
+    case TransactionState::starting:
+      return "starting";
+    case TransactionState::waiting_for_slot:
+      return "waiting_for_slot";
+    case TransactionState::waiting_for_shared_dial:
+      return "waiting_for_shared_dial";
+    case TransactionState::dialing:
+      return "dialing";
+    case TransactionState::waiting_to_retry:
+      return "waiting_to_retry";
+    case TransactionState::sending:
+      return "sending";
+    case TransactionState::awaiting_head:
+      return "awaiting_head";
+    case TransactionState::reading_body:
+      return "reading_body";
+    case TransactionState::redirecting:
+      return "redirecting";
+    case TransactionState::writing_output:
+      return "writing_output";
+    case TransactionState::done:
+      return "done";
   }
   return "done";
 }
@@ -257,9 +268,8 @@ void Transaction::begin_hop() {
   request_.max_header_bytes = options_.transport.max_response_header_bytes > 0
                                   ? static_cast<size_t>(options_.transport.max_response_header_bytes)
                                   : kDefaultMaxHeaderBytes;
-  request_.read_buffer_size = options_.transport.read_buffer_size > 0
-                                  ? static_cast<size_t>(options_.transport.read_buffer_size)
-                                  : 0;
+  request_.read_buffer_size =
+      options_.transport.read_buffer_size > 0 ? static_cast<size_t>(options_.transport.read_buffer_size) : 0;
 
   std::string key = pool_key(url_, options_);
   if (!acquisition_ || acquisition_->key() != key) {

@@ -37,8 +37,8 @@ enum class TransactionState {
   sending,                  // the request is being handed to the connection
   awaiting_head,            // sent; no response head yet
   reading_body,
-  redirecting,              // reading a redirect's body before the next hop
-  writing_output,           // streamOutputPath: the body goes to the file (off the loop thread)
+  redirecting,     // reading a redirect's body before the next hop
+  writing_output,  // streamOutputPath: the body goes to the file (off the loop thread)
   done,
 };
 

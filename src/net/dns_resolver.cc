@@ -1,11 +1,11 @@
 #include "net/dns_resolver.h"
 
-#include <ares.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+
+#include <ares.h>
 
 namespace tlsc {
 namespace {
@@ -142,15 +142,13 @@ struct DnsResolver::Impl final : IoHandler {
 DnsResolver::DnsResolver(Reactor& reactor) : impl_(std::make_unique<Impl>(reactor)) {}
 DnsResolver::~DnsResolver() = default;
 
-void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilies families,
-                          Callback cb) {
+void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilies families, Callback cb) {
   if (auto literal = SocketAddress::from_ip_literal(host, port)) {
     bool allowed = !((literal->is_v4() && families == AddressFamilies::ipv6_only) ||
                      (!literal->is_v4() && families == AddressFamilies::ipv4_only));
     impl_->reactor.post([cb = std::move(cb), literal = *literal, allowed, host]() {
       if (!allowed) {
-        cb(make_error(ErrorCode::dns,
-                      "address " + host + ": no suitable address found"));
+        cb(make_error(ErrorCode::dns, "address " + host + ": no suitable address found"));
         return;
       }
       cb(std::vector<SocketAddress>{literal});

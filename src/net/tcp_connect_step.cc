@@ -22,15 +22,15 @@ void TcpConnectStep::on_resolved(Result<std::vector<SocketAddress>> addrs) {
     done_(std::move(e));
     return;
   }
-  connector_ = std::make_unique<DualStackConnector>(
-      reactor_, std::move(*addrs), endpoint_.local_address,
-      [this, alive = liveness_.watch()](Result<SocketHandle> s) {
-        if (alive) {
-          on_connected(std::move(s));
-        } else if (s) {
-          sock::close(*s);
-        }
-      });
+  connector_ =
+      std::make_unique<DualStackConnector>(reactor_, std::move(*addrs), endpoint_.local_address,
+                                           [this, alive = liveness_.watch()](Result<SocketHandle> s) {
+                                             if (alive) {
+                                               on_connected(std::move(s));
+                                             } else if (s) {
+                                               sock::close(*s);
+                                             }
+                                           });
   connector_->start();
 }
 

@@ -35,6 +35,8 @@ struct SocketAddress {
 std::optional<SocketAddress> socket_address_from_native(const void* sockaddr, size_t size);
 
 // True for a numeric IPv4 or IPv6 address ("127.0.0.1", "::1").
-inline bool is_ip_literal(std::string_view host) { return SocketAddress::from_ip_literal(host, 0).has_value(); }
+inline bool is_ip_literal(std::string_view host) {
+  return SocketAddress::from_ip_literal(host, 0).has_value();
+}
 
 }  // namespace tlsc

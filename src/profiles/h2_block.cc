@@ -3,15 +3,13 @@
 #include "profiles/h2_block.h"
 
 #include <charconv>
+
 #include <nlohmann/json.hpp>
 
 namespace tlsc {
 namespace {
 
-
 using json = nlohmann::json;
-
-
 
 std::optional<uint16_t> setting_id(const json& v) {
   if (v.is_number_unsigned()) {
@@ -36,9 +34,7 @@ std::optional<uint16_t> setting_id(const json& v) {
   return static_cast<uint16_t>(value);
 }
 
-Error bad(const std::string& what) {
-  return make_error(ErrorCode::invalid_input, "profile http2: " + what);
-}
+Error bad(const std::string& what) { return make_error(ErrorCode::invalid_input, "profile http2: " + what); }
 
 Result<H2Priority> priority_from_json(const json& p, const char* where) {
   if (!p.is_object()) return bad(std::string(where) + ": not an object");
@@ -58,8 +54,6 @@ Result<H2Priority> priority_from_json(const json& p, const char* where) {
   out.weight = static_cast<uint16_t>(weight.get<uint32_t>());
   return out;
 }
-
-
 
 }  // namespace
 

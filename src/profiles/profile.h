@@ -4,11 +4,12 @@
 // against the schema, for the HTTP code to read (src/http/h2/).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "tls/client_hello_spec.h"

@@ -74,7 +74,8 @@ std::vector<uint8_t> bytes_list(const json& obj, const char* key, const std::str
   std::vector<uint8_t> out;
   const json& list = array(obj, key, where);
   for (size_t i = 0; i < list.size(); ++i) {
-    out.push_back(static_cast<uint8_t>(number(list[i], where + "." + key + "[" + std::to_string(i) + "]", 0xff)));
+    out.push_back(
+        static_cast<uint8_t>(number(list[i], where + "." + key + "[" + std::to_string(i) + "]", 0xff)));
   }
   return out;
 }
@@ -124,23 +125,44 @@ std::vector<uint8_t> hex_bytes(const json& v, const std::string& where) {
 // Extensions the spec code knows how to fill from the fields (or, for the
 // empty ones, from nothing). Anything else needs a raw body.
 const std::set<uint16_t>& builtin_extensions() {
-  static const std::set<uint16_t> s = {
-      ext::server_name, ext::status_request, ext::supported_groups, ext::ec_point_formats,
-      ext::signature_algorithms, ext::alpn, ext::signed_certificate_timestamp, ext::padding,
-      ext::extended_master_secret, ext::compress_certificate, ext::record_size_limit,
-      ext::delegated_credentials, ext::session_ticket, ext::pre_shared_key, ext::early_data,
-      ext::supported_versions, ext::psk_key_exchange_modes, ext::key_share, ext::next_protocol_negotiation,
-      ext::application_settings_old, ext::application_settings, ext::encrypted_client_hello,
-      ext::renegotiation_info};
+  static const std::set<uint16_t> s = {ext::server_name,
+                                       ext::status_request,
+                                       ext::supported_groups,
+                                       ext::ec_point_formats,
+                                       ext::signature_algorithms,
+                                       ext::alpn,
+                                       ext::signed_certificate_timestamp,
+                                       ext::padding,
+                                       ext::extended_master_secret,
+                                       ext::compress_certificate,
+                                       ext::record_size_limit,
+                                       ext::delegated_credentials,
+                                       ext::session_ticket,
+                                       ext::pre_shared_key,
+                                       ext::early_data,
+                                       ext::supported_versions,
+                                       ext::psk_key_exchange_modes,
+                                       ext::key_share,
+                                       ext::next_protocol_negotiation,
+                                       ext::application_settings_old,
+                                       ext::application_settings,
+                                       ext::encrypted_client_hello,
+                                       ext::renegotiation_info};
   return s;
 }
 
 // Bodies tied to the handshake's state cannot be given raw (our BoringSSL
 // patch 0020 refuses them).
 bool raw_allowed(uint16_t type) {
-  static const std::set<uint16_t> s = {ext::padding,        ext::pre_shared_key,  ext::early_data,
-                                       ext::cookie,         ext::key_share,       ext::supported_versions,
-                                       ext::renegotiation_info, ext::encrypted_client_hello, 57 /* quic */};
+  static const std::set<uint16_t> s = {ext::padding,
+                                       ext::pre_shared_key,
+                                       ext::early_data,
+                                       ext::cookie,
+                                       ext::key_share,
+                                       ext::supported_versions,
+                                       ext::renegotiation_info,
+                                       ext::encrypted_client_hello,
+                                       57 /* quic */};
   return type != kGrease && s.count(type) == 0;
 }
 
@@ -148,10 +170,11 @@ bool is_grease_value(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) == 
 
 ClientHelloSpec parse_tls(const json& tls) {
   const std::string w = "tls";
-  only_keys(tls, {"cipher_suites", "extensions", "permute_extensions", "supported_groups", "key_share_groups",
-                  "share_x25519_key", "point_formats", "signature_algorithms", "delegated_credential_algorithms",
-                  "versions", "alpn", "alps", "cert_compression", "record_size_limit", "psk_modes", "ech_grease",
-                  "raw_extensions"},
+  only_keys(tls,
+            {"cipher_suites", "extensions", "permute_extensions", "supported_groups", "key_share_groups",
+             "share_x25519_key", "point_formats", "signature_algorithms", "delegated_credential_algorithms",
+             "versions", "alpn", "alps", "cert_compression", "record_size_limit", "psk_modes", "ech_grease",
+             "raw_extensions"},
             w);
   ClientHelloSpec s;
   if (!tls.contains("cipher_suites") || !tls.contains("extensions")) {
@@ -164,8 +187,10 @@ ClientHelloSpec parse_tls(const json& tls) {
   s.supported_groups = code_points(tls, "supported_groups", w);
   s.key_share_groups = code_points(tls, "key_share_groups", w);
   s.share_x25519_key = boolean(tls, "share_x25519_key", w, false);
-  if (tls.contains("point_formats")) s.point_formats = bytes_list(tls, "point_formats", w);
-  else s.point_formats = {0};
+  if (tls.contains("point_formats"))
+    s.point_formats = bytes_list(tls, "point_formats", w);
+  else
+    s.point_formats = {0};
   s.signature_algorithms = code_points(tls, "signature_algorithms", w);
   s.delegated_credential_algorithms = code_points(tls, "delegated_credential_algorithms", w, false);
   s.versions = code_points(tls, "versions", w);
@@ -173,7 +198,8 @@ ClientHelloSpec parse_tls(const json& tls) {
   if (tls.contains("alps")) s.alps = protocols(tls, "alps", w);
   s.cert_compression = code_points(tls, "cert_compression", w, false);
   if (tls.contains("record_size_limit")) {
-    s.record_size_limit = static_cast<uint16_t>(number(tls.at("record_size_limit"), w + ".record_size_limit", 16385));
+    s.record_size_limit =
+        static_cast<uint16_t>(number(tls.at("record_size_limit"), w + ".record_size_limit", 16385));
   }
   if (tls.contains("psk_modes")) s.psk_modes = bytes_list(tls, "psk_modes", w);
   if (tls.contains("ech_grease")) {
@@ -187,7 +213,8 @@ ClientHelloSpec parse_tls(const json& tls) {
         if (!list[i].is_array() || list[i].size() != 2) fail(wi, "expected [kdf, aead]");
         auto kdf = code_point(list[i][0], wi, false);
         auto aead = code_point(list[i][1], wi, false);
-        if (aead < 1 || aead > 3) fail(wi, "AEAD ids 1 to 3 only (AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305)");
+        if (aead < 1 || aead > 3)
+          fail(wi, "AEAD ids 1 to 3 only (AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305)");
         s.ech_grease.cipher_suites.emplace_back(kdf, aead);
       }
     }
@@ -225,7 +252,8 @@ ClientHelloSpec parse_tls(const json& tls) {
     }
     if (is_grease_value(e)) fail(wx, "write GREASE extensions as \"GREASE\"");
     if (!seen.insert(e).second) fail(wx, std::to_string(e) + " listed twice");
-    if (e == ext::pre_shared_key && i + 1 != s.extensions.size()) fail(wx, "pre_shared_key (41) must be last");
+    if (e == ext::pre_shared_key && i + 1 != s.extensions.size())
+      fail(wx, "pre_shared_key (41) must be last");
     if (builtin_extensions().count(e) == 0 && s.raw_extensions.count(e) == 0) {
       fail(wx, std::to_string(e) + " has no contents: give it a body in raw_extensions");
     }
@@ -244,7 +272,8 @@ ClientHelloSpec parse_tls(const json& tls) {
     fail(w + ".alps", "ALPS is listed in extensions but has no protocols");
   }
   if (alps_raw && !s.alps.empty()) fail(w + ".alps", "protocols and a raw ALPS body both given");
-  if (!alps_listed && !s.alps.empty()) fail(w + ".alps", "protocols given but neither 17513 nor 17613 is listed");
+  if (!alps_listed && !s.alps.empty())
+    fail(w + ".alps", "protocols given but neither 17513 nor 17613 is listed");
   if (listed(ext::alpn) && s.alpn.empty() && s.raw_extensions.count(ext::alpn) == 0) {
     fail(w + ".alpn", "ALPN (16) is listed but has no protocols");
   }
@@ -253,15 +282,18 @@ ClientHelloSpec parse_tls(const json& tls) {
     fail(w + ".cert_compression", "compress_certificate (27) is listed but has no algorithms");
   }
   for (uint16_t a : s.cert_compression) {
-    if (a < 1 || a > 3) fail(w + ".cert_compression", "only 1 (zlib), 2 (brotli), 3 (zstd) can be decompressed");
+    if (a < 1 || a > 3)
+      fail(w + ".cert_compression", "only 1 (zlib), 2 (brotli), 3 (zstd) can be decompressed");
   }
-  if (listed(ext::record_size_limit) && s.record_size_limit == 0 && s.raw_extensions.count(ext::record_size_limit) == 0) {
+  if (listed(ext::record_size_limit) && s.record_size_limit == 0 &&
+      s.raw_extensions.count(ext::record_size_limit) == 0) {
     fail(w + ".record_size_limit", "record_size_limit (28) is listed but has no value");
   }
   if (s.record_size_limit != 0 && s.record_size_limit < 64) fail(w + ".record_size_limit", "64 to 16385");
   if (listed(ext::delegated_credentials) && s.delegated_credential_algorithms.empty() &&
       s.raw_extensions.count(ext::delegated_credentials) == 0) {
-    fail(w + ".delegated_credential_algorithms", "delegated_credentials (34) is listed but has no algorithms");
+    fail(w + ".delegated_credential_algorithms",
+         "delegated_credentials (34) is listed but has no algorithms");
   }
   if (s.key_share_groups.size() > 8) fail(w + ".key_share_groups", "at most eight key shares");
   if (std::count(s.key_share_groups.begin(), s.key_share_groups.end(), kGrease) > 1) {
@@ -276,8 +308,10 @@ uint64_t uint_field(const json& obj, const char* key, const std::string& where, 
 }
 
 json priority_object(const json& p, const std::string& where, bool with_stream) {
-  if (with_stream) only_keys(p, {"stream_id", "depends_on", "exclusive", "weight"}, where);
-  else only_keys(p, {"depends_on", "exclusive", "weight"}, where);
+  if (with_stream)
+    only_keys(p, {"stream_id", "depends_on", "exclusive", "weight"}, where);
+  else
+    only_keys(p, {"depends_on", "exclusive", "weight"}, where);
   json out = json::object();
   if (with_stream) {
     uint64_t id = uint_field(p, "stream_id", where, 0x7fffffff, 0);
@@ -292,7 +326,8 @@ json priority_object(const json& p, const std::string& where, bool with_stream) 
   return out;
 }
 
-void check_pseudo_order(const json& list, const std::string& where, std::initializer_list<const char*> allowed) {
+void check_pseudo_order(const json& list, const std::string& where,
+                        std::initializer_list<const char*> allowed) {
   if (!list.is_array()) fail(where, "expected a list");
   std::set<std::string> seen;
   for (const auto& v : list) {
@@ -306,16 +341,18 @@ void check_pseudo_order(const json& list, const std::string& where, std::initial
 }
 
 const std::set<std::string>& h2_setting_names() {
-  static const std::set<std::string> s = {"HEADER_TABLE_SIZE", "ENABLE_PUSH",     "MAX_CONCURRENT_STREAMS",
-                                          "INITIAL_WINDOW_SIZE", "MAX_FRAME_SIZE", "MAX_HEADER_LIST_SIZE",
-                                          "UNKNOWN_SETTING_7", "UNKNOWN_SETTING_8", "UNKNOWN_SETTING_9"};
+  static const std::set<std::string> s = {
+      "HEADER_TABLE_SIZE",   "ENABLE_PUSH",       "MAX_CONCURRENT_STREAMS",
+      "INITIAL_WINDOW_SIZE", "MAX_FRAME_SIZE",    "MAX_HEADER_LIST_SIZE",
+      "UNKNOWN_SETTING_7",   "UNKNOWN_SETTING_8", "UNKNOWN_SETTING_9"};
   return s;
 }
 
 void check_http2(const json& h2) {
   const std::string w = "http2";
-  only_keys(h2, {"settings", "connection_flow", "priority_frames", "header_priority", "pseudo_header_order",
-                 "stream_id"},
+  only_keys(h2,
+            {"settings", "connection_flow", "priority_frames", "header_priority", "pseudo_header_order",
+             "stream_id"},
             w);
   if (h2.contains("settings")) {
     const json& list = array(h2, "settings", w);
@@ -346,7 +383,8 @@ void check_http2(const json& h2) {
 
 void check_http3(const json& h3) {
   const std::string w = "http3";
-  only_keys(h3, {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames"}, w);
+  only_keys(h3, {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames"},
+            w);
   if (h3.contains("settings")) {
     const json& list = array(h3, "settings", w);
     for (size_t i = 0; i < list.size(); ++i) {
@@ -357,7 +395,8 @@ void check_http3(const json& h3) {
     }
   }
   if (h3.contains("settings_order")) {
-    for (const auto& id : array(h3, "settings_order", w)) number(id, w + ".settings_order", (uint64_t{1} << 62) - 1);
+    for (const auto& id : array(h3, "settings_order", w))
+      number(id, w + ".settings_order", (uint64_t{1} << 62) - 1);
   }
   uint_field(h3, "priority_param", w, 0xffffffff, 0);
   if (h3.contains("pseudo_header_order")) {
@@ -372,8 +411,8 @@ void check_http3(const json& h3) {
 bool valid_profile_identifier(std::string_view s) {
   if (s.empty() || s.size() > 64) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
   });
 }
 

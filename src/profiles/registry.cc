@@ -109,8 +109,10 @@ ProfileSet load_profile_set(const std::vector<std::string_view>& builtin_texts, 
   ProfileSet set;
   for (std::string_view text : builtin_texts) {
     auto p = parse_profile(text);
-    if (p) set.profiles.push_back(std::move(*p));
-    else set.problems.push_back({"(built-in)", p.error().message});
+    if (p)
+      set.profiles.push_back(std::move(*p));
+    else
+      set.problems.push_back({"(built-in)", p.error().message});
   }
   size_t builtin_count = set.profiles.size();
   if (!user_dir.empty()) load_user_dir(user_dir, builtin_count, set);

@@ -45,8 +45,8 @@ class CompletionQueue {
 
   std::condition_variable notify_cv_;
   NotifyFn notify_ = nullptr;
-  bool armed_ = true;         // a callback is due when the queue fills
-  bool notify_due_ = false;   // the notifier thread should call now
+  bool armed_ = true;        // a callback is due when the queue fills
+  bool notify_due_ = false;  // the notifier thread should call now
   bool stopping_ = false;
   std::thread notifier_;
 };

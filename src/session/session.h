@@ -11,7 +11,8 @@ namespace tlsc {
 
 class Session {
  public:
-  Session(std::string id, std::shared_ptr<HttpClient> client) : id_(std::move(id)), client_(std::move(client)) {}
+  Session(std::string id, std::shared_ptr<HttpClient> client)
+      : id_(std::move(id)), client_(std::move(client)) {}
 
   const std::string& id() const { return id_; }
   const std::shared_ptr<HttpClient>& client() const { return client_; }

@@ -75,20 +75,27 @@ const std::array kSignatures = {
     Sig{ExactSig{"GIF87a"sv, "image/gif"}},
     Sig{ExactSig{"GIF89a"sv, "image/gif"}},
     Sig{MaskedSig{"\xFF\xFF\xFF\xFF\x00\x00\x00\x00\xFF\xFF\xFF\xFF\xFF\xFF"sv,
-                  "RIFF\x00\x00\x00\x00" "WEBPVP"sv, false, "image/webp"}},
+                  "RIFF\x00\x00\x00\x00"
+                  "WEBPVP"sv,
+                  false, "image/webp"}},
     Sig{ExactSig{"\x89PNG\x0D\x0A\x1A\x0A"sv, "image/png"}},
     Sig{ExactSig{"\xFF\xD8\xFF"sv, "image/jpeg"}},
     // Audio and video, in the spec's order.
     Sig{MaskedSig{"\xFF\xFF\xFF\xFF\x00\x00\x00\x00\xFF\xFF\xFF\xFF"sv,
-                  "FORM\x00\x00\x00\x00" "AIFF"sv, false, "audio/aiff"}},
+                  "FORM\x00\x00\x00\x00"
+                  "AIFF"sv,
+                  false, "audio/aiff"}},
     Sig{MaskedSig{"\xFF\xFF\xFF"sv, "ID3"sv, false, "audio/mpeg"}},
     Sig{MaskedSig{"\xFF\xFF\xFF\xFF\xFF"sv, "OggS\x00"sv, false, "application/ogg"}},
-    Sig{MaskedSig{"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF"sv, "MThd\x00\x00\x00\x06"sv, false,
-                  "audio/midi"}},
+    Sig{MaskedSig{"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF"sv, "MThd\x00\x00\x00\x06"sv, false, "audio/midi"}},
     Sig{MaskedSig{"\xFF\xFF\xFF\xFF\x00\x00\x00\x00\xFF\xFF\xFF\xFF"sv,
-                  "RIFF\x00\x00\x00\x00" "AVI "sv, false, "video/avi"}},
+                  "RIFF\x00\x00\x00\x00"
+                  "AVI "sv,
+                  false, "video/avi"}},
     Sig{MaskedSig{"\xFF\xFF\xFF\xFF\x00\x00\x00\x00\xFF\xFF\xFF\xFF"sv,
-                  "RIFF\x00\x00\x00\x00" "WAVE"sv, false, "audio/wave"}},
+                  "RIFF\x00\x00\x00\x00"
+                  "WAVE"sv,
+                  false, "audio/wave"}},
     Sig{Mp4Sig{}},
     Sig{ExactSig{"\x1A\x45\xDF\xA3"sv, "video/webm"}},
     // Fonts: 34 ignored bytes, then "LP".

@@ -1,12 +1,13 @@
 #include "tls/handshake_error_text.h"
-#include "core/ascii.h"
+
+#include <algorithm>
+#include <cstdio>
 
 #include <openssl/bytestring.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include <algorithm>
-#include <cstdio>
+#include "core/ascii.h"
 
 namespace tlsc {
 namespace {
@@ -81,7 +82,8 @@ std::string unsupported_version(const TlsFailure& f) {
 // handshake_client_tls13.go checkServerHelloOrHRR, on the ServerHello that
 // follows a HelloRetryRequest.
 std::string second_hello_version(const TlsFailure& f) {
-  if (!f.trace.server_sent_supported_versions) return "tls: server selected TLS 1.3 using the legacy version field";
+  if (!f.trace.server_sent_supported_versions)
+    return "tls: server selected TLS 1.3 using the legacy version field";
   return "tls: server selected an invalid version after a HelloRetryRequest";
 }
 
@@ -98,9 +100,8 @@ std::string wrong_cipher(const TlsFailure& f) {
 std::string wrong_group(const TlsFailure& f) {
   const TlsTrace& t = f.trace;
   if (!is_tls13(f)) return "tls: server selected unsupported curve";  // key_agreement.go
-  if (t.last_hello_was_hrr &&
-      std::find(t.client_key_shares.begin(), t.client_key_shares.end(), t.server_group) !=
-          t.client_key_shares.end()) {
+  if (t.last_hello_was_hrr && std::find(t.client_key_shares.begin(), t.client_key_shares.end(),
+                                        t.server_group) != t.client_key_shares.end()) {
     return "tls: server sent an unnecessary HelloRetryRequest key_share";
   }
   return "tls: server selected unsupported group";
@@ -118,7 +119,8 @@ std::string unimplemented_group(const TlsFailure& f) {
 std::string bad_key_share(const TlsFailure& f) {
   if (!is_tls13(f)) return "tls: invalid ServerKeyExchange message";
   if (f.trace.server_group == kX25519MLKEM768) return "tls: invalid server X25519MLKEM768 key share";
-  if (f.trace.server_group == kX25519Kyber768Draft00) return "tls: invalid server X25519Kyber768Draft00 key share";
+  if (f.trace.server_group == kX25519Kyber768Draft00)
+    return "tls: invalid server X25519Kyber768Draft00 key share";
   return "tls: invalid server key share";
 }
 
@@ -154,7 +156,7 @@ std::string bad_finished(const TlsFailure& f) {
 // BoringSSL's reason after it.
 struct Rule {
   int reason;
-  const char* text;                           // fixed Go text, or
+  const char* text;                            // fixed Go text, or
   std::string (*text_for)(const TlsFailure&);  // one that depends on the handshake
 };
 
@@ -162,8 +164,8 @@ constexpr Rule kRules[] = {
     // The ServerHello.
     {SSL_R_UNSUPPORTED_PROTOCOL, nullptr, unsupported_version},
     {SSL_R_SECOND_SERVERHELLO_VERSION_MISMATCH, nullptr, second_hello_version},
-    {SSL_R_TLS13_DOWNGRADE, "tls: downgrade attempt detected, possibly due to a MitM attack or a broken middlebox",
-     nullptr},
+    {SSL_R_TLS13_DOWNGRADE,
+     "tls: downgrade attempt detected, possibly due to a MitM attack or a broken middlebox", nullptr},
     {SSL_R_WRONG_CIPHER_RETURNED, nullptr, wrong_cipher},
     {SSL_R_SERVER_SELECTED_UNIMPLEMENTED_CIPHER, "tls: server chose an unconfigured cipher suite", nullptr},
     {SSL_R_UNSUPPORTED_COMPRESSION_ALGORITHM, "tls: server selected unsupported compression format", nullptr},

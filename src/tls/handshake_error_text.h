@@ -11,14 +11,14 @@
 // TlsTrace belongs to one connection).
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <openssl/ssl.h>
 
 namespace tlsc {
 
@@ -63,7 +63,7 @@ struct TlsErrorEntry {
 };
 
 struct TlsFailure {
-  std::vector<TlsErrorEntry> errors;  // oldest first
+  std::vector<TlsErrorEntry> errors;      // oldest first
   uint16_t peer_signature_algorithm = 0;  // the one the server signed with, if known
   TlsTrace trace;
 };

@@ -8,12 +8,17 @@ namespace {
 // Go's name for an algorithm it refuses, or nullptr.
 const char* insecure_signature_algorithm(const X509* cert) {
   switch (X509_get_signature_nid(cert)) {
-    case NID_md5WithRSAEncryption: return "MD5-RSA";
+    case NID_md5WithRSAEncryption:
+      return "MD5-RSA";
     case NID_sha1WithRSAEncryption:
-    case NID_sha1WithRSA: return "SHA1-RSA";
-    case NID_ecdsa_with_SHA1: return "ECDSA-SHA1";
-    case NID_dsaWithSHA1: return "DSA-SHA1";
-    default: return nullptr;
+    case NID_sha1WithRSA:
+      return "SHA1-RSA";
+    case NID_ecdsa_with_SHA1:
+      return "ECDSA-SHA1";
+    case NID_dsaWithSHA1:
+      return "DSA-SHA1";
+    default:
+      return nullptr;
   }
 }
 
@@ -52,8 +57,9 @@ std::string insecure_signature_text(const SSL* ssl) {
     }
     std::string authority = name_entry(X509_get_issuer_name(cert), NID_commonName);
     if (authority.empty()) authority = name_entry(X509_get_issuer_name(cert), NID_organizationName);
-    return std::string("x509: certificate signed by unknown authority (possibly because of "
-                       "\"x509: cannot verify signature: insecure algorithm ") +
+    return std::string(
+               "x509: certificate signed by unknown authority (possibly because of "
+               "\"x509: cannot verify signature: insecure algorithm ") +
            algorithm + "\" while trying to verify candidate authority certificate \"" + authority + "\")";
   }
   return "x509: cannot verify signature: insecure algorithm";

@@ -4,9 +4,9 @@
 // anchor; BoringSSL still accepts them.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <string>
+
+#include <openssl/ssl.h>
 
 namespace tlsc {
 

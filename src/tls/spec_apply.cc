@@ -29,7 +29,8 @@ ClientHelloSpec restrict_to_http1(ClientHelloSpec spec) {
 
 std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& spec) {
   auto fail = [](const char* what) {
-    return make_error(ErrorCode::invalid_input, std::string("tls: cannot apply the ClientHello spec: ") + what);
+    return make_error(ErrorCode::invalid_input,
+                      std::string("tls: cannot apply the ClientHello spec: ") + what);
   };
   auto has = [&](uint16_t e) {
     return std::find(spec.extensions.begin(), spec.extensions.end(), e) != spec.extensions.end();
@@ -89,8 +90,8 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
   if (!spec.alps.empty()) {
     SSL_set_alps_use_new_codepoint(ssl, has(ext::application_settings) ? 1 : 0);
     for (const auto& p : spec.alps) {
-      if (!SSL_add_application_settings(ssl, reinterpret_cast<const uint8_t*>(p.data()), p.size(),
-                                        nullptr, 0)) {
+      if (!SSL_add_application_settings(ssl, reinterpret_cast<const uint8_t*>(p.data()), p.size(), nullptr,
+                                        0)) {
         return fail("alps");
       }
     }
@@ -115,8 +116,9 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
   // BoringSSL leaves out the TLS 1.2-only extensions when a spec offers
   // TLS 1.3 alone; the spec still lists them, so their bodies go out as
   // given (as utls sends them).
-  const bool offers_tls12 = spec.versions.empty() || !lists_versions ||
-                            std::find(spec.versions.begin(), spec.versions.end(), 0x0303) != spec.versions.end();
+  const bool offers_tls12 =
+      spec.versions.empty() || !lists_versions ||
+      std::find(spec.versions.begin(), spec.versions.end(), 0x0303) != spec.versions.end();
   if (has(ext::ec_point_formats) && (!offers_tls12 || spec.point_formats != std::vector<uint8_t>{0})) {
     std::string body = length_prefixed_u8(spec.point_formats);
     if (!SSL_set_client_hello_raw_extension(ssl, ext::ec_point_formats,
@@ -162,9 +164,9 @@ std::optional<Error> apply_client_hello_spec(SSL* ssl, const ClientHelloSpec& sp
       return fail("raw extension");
     }
   }
-  if (!spec.extensions.empty() &&
-      !SSL_set_client_hello_extension_order(ssl, spec.extensions.data(), spec.extensions.size(),
-                                            spec.permute_extensions ? SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS : 0)) {
+  if (!spec.extensions.empty() && !SSL_set_client_hello_extension_order(
+                                      ssl, spec.extensions.data(), spec.extensions.size(),
+                                      spec.permute_extensions ? SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS : 0)) {
     return fail("extension order");
   }
   return std::nullopt;

@@ -2,10 +2,10 @@
 // (docs/boringssl-patches.md lists which call each field becomes).
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <optional>
 #include <string_view>
+
+#include <openssl/ssl.h>
 
 #include "core/error.h"
 #include "tls/client_hello_spec.h"

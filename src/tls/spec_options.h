@@ -8,7 +8,7 @@
 namespace tlsc {
 
 struct SpecOptions {
-  bool disable_http3 = false;      // disableHttp3: "h3" leaves ALPN and ALPS
+  bool disable_http3 = false;           // disableHttp3: "h3" leaves ALPN and ALPS
   bool random_extension_order = false;  // withRandomTLSExtensionOrder
 };
 

@@ -26,7 +26,8 @@ void TlsConnectStep::start(Connected below, Done done) {
     });
     return;
   }
-  handshaking_ = std::make_unique<TlsStream>(reactor_, std::move(below.stream), std::move(*ssl), pins_, verify_name_);
+  handshaking_ =
+      std::make_unique<TlsStream>(reactor_, std::move(below.stream), std::move(*ssl), pins_, verify_name_);
   handshaking_->start_handshake([this, alive = liveness_.watch()](std::optional<Error> error) {
     if (!alive) return;
     std::unique_ptr<TlsStream> tls = std::move(handshaking_);

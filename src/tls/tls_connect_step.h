@@ -5,11 +5,11 @@
 // proxy's plain context for an HTTPS proxy.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <functional>
 #include <memory>
 #include <string>
+
+#include <openssl/ssl.h>
 
 #include "net/connect_step.h"
 #include "reactor/reactor.h"

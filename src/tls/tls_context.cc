@@ -1,5 +1,8 @@
 #include "tls/tls_context.h"
 
+#include <algorithm>
+#include <mutex>
+
 #include <brotli/decode.h>
 #include <openssl/err.h>
 #include <openssl/sha.h>
@@ -7,17 +10,13 @@
 #include <zlib.h>
 #include <zstd.h>
 
-
-#include <algorithm>
-#include <mutex>
-
+#include "core/ascii.h"
 #include "core/base64.h"
+#include "platform/socket_address.h"
 #include "tls/handshake_error_text.h"
 #include "tls/signature_policy.h"
 #include "tls/spec_apply.h"
 #include "tls/trust_store.h"
-#include "core/ascii.h"
-#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {
@@ -83,8 +82,7 @@ bool configure_context(SSL_CTX* ctx) {
   SSL_CTX_set_grease_enabled(ctx, 1);
   // A server may compress its certificate with any algorithm a spec offers.
   return SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_zlib, nullptr, decompress_zlib) &&
-         SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr,
-                                          decompress_brotli) &&
+         SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr, decompress_brotli) &&
          SSL_CTX_add_cert_compression_alg(ctx, kCertCompressionZstd, nullptr, decompress_zstd);
 }
 
@@ -142,7 +140,7 @@ int TlsContext::on_new_session(SSL* ssl, SSL_SESSION* session) {
 }
 
 Result<bssl::UniquePtr<SSL>> TlsContext::new_connection(const std::string& host, uint16_t port,
-                                                       uint64_t ticket_scope) {
+                                                        uint64_t ticket_scope) {
   if (ticket_scope != ticket_scope_) {
     sessions_.clear();
     ticket_scope_ = ticket_scope;

@@ -4,13 +4,13 @@
 // only.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <openssl/ssl.h>
 
 #include "core/error.h"
 #include "tls/client_hello_spec.h"
@@ -20,9 +20,9 @@ namespace tlsc {
 
 struct TlsOptions {
   bool insecure_skip_verify = false;
-  std::string server_name_overwrite;  // SNI and verification name
+  std::string server_name_overwrite;                     // SNI and verification name
   std::map<std::string, std::vector<std::string>> pins;  // certificatePinningHosts
-  ClientHelloSpec spec;  // every byte of the ClientHello
+  ClientHelloSpec spec;                                  // every byte of the ClientHello
 };
 
 class TlsContext {

@@ -1,8 +1,8 @@
 #include "tls/tls_stream.h"
 
-#include <openssl/err.h>
-
 #include <array>
+
+#include <openssl/err.h>
 
 #include "tls/tls_context.h"
 
@@ -10,7 +10,10 @@ namespace tlsc {
 
 TlsStream::TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::UniquePtr<SSL> ssl,
                      TlsContext* context, std::string host)
-    : reactor_(reactor), inner_(std::move(inner)), ssl_(std::move(ssl)), context_(context),
+    : reactor_(reactor),
+      inner_(std::move(inner)),
+      ssl_(std::move(ssl)),
+      context_(context),
       host_(std::move(host)) {
   in_bio_ = BIO_new(BIO_s_mem());
   out_bio_ = BIO_new(BIO_s_mem());
@@ -114,9 +117,9 @@ void TlsStream::on_stream_closed(const Error* error) {
   peer_closed_ = true;
   if (closed_) return;
   if (handshaking_) {
-    fail(error ? *error
-               : at_record_boundary() ? eof_error(ErrorCode::tls_handshake)
-                                      : make_error(ErrorCode::tls_handshake, "unexpected EOF"));
+    fail(error                  ? *error
+         : at_record_boundary() ? eof_error(ErrorCode::tls_handshake)
+                                : make_error(ErrorCode::tls_handshake, "unexpected EOF"));
     return;
   }
   // Decrypt what is still buffered, then report the close.

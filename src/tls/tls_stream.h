@@ -3,12 +3,12 @@
 // the SSL object and the observer above. Loop thread only.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+
+#include <openssl/ssl.h>
 
 #include "net/stream.h"
 #include "reactor/reactor.h"
@@ -24,8 +24,8 @@ class TlsStream final : public Stream, public StreamObserver {
 
   // `context` checks the session's certificate pins after the handshake;
   // nullptr checks none (the connection to an HTTPS proxy).
-  TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::UniquePtr<SSL> ssl,
-            TlsContext* context, std::string host);
+  TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::UniquePtr<SSL> ssl, TlsContext* context,
+            std::string host);
   ~TlsStream() override;
 
   // Runs the handshake; `done` is called once, on success after the pins

@@ -1,8 +1,7 @@
 #include "tls/trust_store.h"
 
-#include <filesystem>
-
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <vector>

@@ -13,7 +13,6 @@ namespace {
 
 constexpr std::string_view kDefaultUserAgent = "Go-http-client/1.1";
 
-
 // httpguts.ValidHeaderFieldValue: CTLs other than HTAB are refused.
 bool valid_field_value(std::string_view v) {
   for (char ch : v) {
@@ -67,20 +66,18 @@ void append_field(std::string& out, std::string_view key, std::string_view value
 std::optional<Error> validate(const H1Request& req, std::string_view method) {
   for (const auto& [key, value] : req.headers) {
     if (!is_valid_token(key)) {
-      return make_error(ErrorCode::invalid_input,
-                        "net/http: invalid header field name " + go_quote(key));
+      return make_error(ErrorCode::invalid_input, "net/http: invalid header field name " + go_quote(key));
     }
     if (!valid_field_value(value)) {
-      return make_error(ErrorCode::invalid_input, "net/http: invalid header field value " +
-                                                       go_quote(value) + " for Key " + key);
+      return make_error(ErrorCode::invalid_input,
+                        "net/http: invalid header field value " + go_quote(value) + " for Key " + key);
     }
   }
   if (!is_valid_token(method)) {
     return make_error(ErrorCode::invalid_input, "net/http: invalid method " + go_quote(method));
   }
   if (contains_ctl(req.request_target)) {
-    return make_error(ErrorCode::invalid_input,
-                      "net/http: can't write control character in Request.URL");
+    return make_error(ErrorCode::invalid_input, "net/http: can't write control character in Request.URL");
   }
   return std::nullopt;
 }
@@ -110,8 +107,7 @@ Result<std::string> write_impl(const H1Request& req, bool with_body) {
 
   char length_buf[24];
   std::string_view length_text;
-  const bool send_length =
-      !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
+  const bool send_length = !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
   if (send_length) {
     auto [ptr, ec] = std::to_chars(std::begin(length_buf), std::end(length_buf), body.size());
     (void)ec;  // 24 bytes always hold a size_t
@@ -165,8 +161,6 @@ std::optional<Error> check_h1_request(const H1Request& req) {
 
 Result<std::string> write_h1_request(const H1Request& req) { return write_impl(req, true); }
 
-Result<std::string> write_h1_request_head(const H1Request& req) {
-  return write_impl(req, false);
-}
+Result<std::string> write_h1_request_head(const H1Request& req) { return write_impl(req, false); }
 
 }  // namespace tlsc

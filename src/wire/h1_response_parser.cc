@@ -20,12 +20,12 @@ constexpr int kMax1xxResponses = 5;
 // textproto reads the offending "initial line" with an 80-byte limit.
 constexpr size_t kInitialLineErrorLimit = 80;
 
-Error parse_error(std::string message) {
-  return make_error(ErrorCode::http_protocol, std::move(message));
-}
+Error parse_error(std::string message) { return make_error(ErrorCode::http_protocol, std::move(message)); }
 
 // The connection ended before the message did: not malformed, cut short.
-Error closed_early(std::string message) { return make_error(ErrorCode::connection_closed, std::move(message)); }
+Error closed_early(std::string message) {
+  return make_error(ErrorCode::connection_closed, std::move(message));
+}
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -258,8 +258,7 @@ size_t take_line(std::string_view in, size_t budget, std::string& partial, std::
 }
 
 std::string exceeded_message(size_t limit) {
-  return "net/http: server response headers exceeded " + std::to_string(limit) +
-         " bytes; aborted";
+  return "net/http: server response headers exceeded " + std::to_string(limit) + " bytes; aborted";
 }
 
 constexpr uint32_t kCrlfCrlf = 0x0D0A0D0Au;
@@ -269,9 +268,8 @@ constexpr uint32_t kCrlfCrlf = 0x0D0A0D0Au;
 H1ResponseParser::H1ResponseParser(std::string_view request_method, size_t max_header_bytes,
                                    size_t read_buffer_size)
     : head_limit_(max_header_bytes == 0 ? kDefaultMaxHeaderBytes : max_header_bytes),
-      read_buffer_size_(read_buffer_size == 0
-                            ? kDefaultReadBufferSize
-                            : std::max(read_buffer_size, kMinReadBufferSize)),
+      read_buffer_size_(read_buffer_size == 0 ? kDefaultReadBufferSize
+                                              : std::max(read_buffer_size, kMinReadBufferSize)),
       chunk_line_max_(std::min(read_buffer_size_, kMaxChunkLineLength - 1)) {
   reset(request_method);
 }
@@ -338,8 +336,7 @@ Result<size_t> H1ResponseParser::feed(std::string_view in, std::string& body_out
         }
         // With the budget spent Go's next read fails at once, so an
         // unfinished head is over the limit without waiting for more bytes.
-        if ((state_ == State::status_line || state_ == State::header_lines) &&
-            head_bytes_ >= head_limit_) {
+        if ((state_ == State::status_line || state_ == State::header_lines) && head_bytes_ >= head_limit_) {
           return fail(parse_error(exceeded_message(head_limit_)));
         }
         break;
@@ -450,8 +447,7 @@ std::optional<Error> H1ResponseParser::on_status_line(std::string_view line) {
   head_.status = static_cast<int>(code_value);
   head_.proto.assign(proto);
   head_.status_text.assign(status);
-  head_.reason.assign(code.size() < status.size() ? status.substr(code.size() + 1)
-                                                  : std::string_view());
+  head_.reason.assign(code.size() < status.size() ? status.substr(code.size() + 1) : std::string_view());
   state_ = State::header_lines;
   return std::nullopt;
 }
@@ -604,8 +600,7 @@ std::optional<Error> H1ResponseParser::finish_head() {
   content_length_ = content_length;
   keep_alive_ = !close && status >= 200;
   if (chunked) {
-    state_ = (head_request_ || !body_allowed_for_status(status)) ? State::complete
-                                                                  : State::chunk_size;
+    state_ = (head_request_ || !body_allowed_for_status(status)) ? State::complete : State::chunk_size;
   } else if (real_length == 0) {
     state_ = State::complete;
   } else if (real_length > 0) {

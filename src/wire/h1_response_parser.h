@@ -17,7 +17,6 @@
 
 namespace tlsc {
 
-
 class H1ResponseParser {
  public:
   // Go's default for Transport.MaxResponseHeaderBytes.
@@ -30,8 +29,7 @@ class H1ResponseParser {
   // read_buffer_size is the Transport's ReadBufferSize (0 = default): Go's
   // bufio.Reader of that size is what bounds a chunk-size line and the
   // look-ahead for a chunked trailer.
-  explicit H1ResponseParser(std::string_view request_method,
-                            size_t max_header_bytes = kDefaultMaxHeaderBytes,
+  explicit H1ResponseParser(std::string_view request_method, size_t max_header_bytes = kDefaultMaxHeaderBytes,
                             size_t read_buffer_size = kDefaultReadBufferSize);
 
   // Prepares for the next response on the same connection, keeping buffers.

@@ -71,9 +71,7 @@ bool is_valid_token(std::string_view s) {
   return true;
 }
 
-bool is_valid_received_value_byte(unsigned char c) {
-  return c == '\t' || (c >= 0x20 && c != 0x7F);
-}
+bool is_valid_received_value_byte(unsigned char c) { return c == '\t' || (c >= 0x20 && c != 0x7F); }
 
 std::string canonical_header_key(std::string_view key) {
   std::string out(key);
@@ -114,15 +112,33 @@ std::string go_quote(std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\a': out += "\\a"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\a':
+          out += "\\a";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\v':
+          out += "\\v";
+          break;
         default:
           if (c < 0x20 || c == 0x7F) {
             append_hex_escape(out, 'x', c, 2);

@@ -24,10 +24,9 @@ class OrderIndex {
   }
 
   int rank(std::string_view key) const {
-    auto it = std::upper_bound(entries_.begin(), entries_.end(), key,
-                               [](std::string_view k, const Entry& e) {
-                                 return compare_ascii_icase(k, e.name) < 0;
-                               });
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), key, [](std::string_view k, const Entry& e) {
+      return compare_ascii_icase(k, e.name) < 0;
+    });
     if (it == entries_.begin()) return -1;
     --it;
     return compare_ascii_icase(it->name, key) == 0 ? it->index : -1;

@@ -4,13 +4,12 @@
 // written, and accepted, declined, HelloRetryRequest and TLS 1.2 answers all
 // complete the handshake. Without a real offer, a server that accepts is
 // refused cleanly.
-#include <catch2/catch.hpp>
-
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -22,11 +21,10 @@ namespace {
 constexpr uint16_t G = SSL_CLIENT_HELLO_GREASE;
 
 // A Firefox-like order: early_data in the middle, pre_shared_key last.
-const std::vector<uint16_t> kOrder = {
-    TLSEXT_TYPE_server_name,      TLSEXT_TYPE_supported_groups,
-    TLSEXT_TYPE_early_data,       TLSEXT_TYPE_signature_algorithms,
-    TLSEXT_TYPE_key_share,        TLSEXT_TYPE_psk_key_exchange_modes,
-    TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_pre_shared_key};
+const std::vector<uint16_t> kOrder = {TLSEXT_TYPE_server_name,        TLSEXT_TYPE_supported_groups,
+                                      TLSEXT_TYPE_early_data,         TLSEXT_TYPE_signature_algorithms,
+                                      TLSEXT_TYPE_key_share,          TLSEXT_TYPE_psk_key_exchange_modes,
+                                      TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_pre_shared_key};
 
 bssl::UniquePtr<SSL_SESSION> g_last_session;
 
@@ -38,8 +36,7 @@ int keep_session(SSL*, SSL_SESSION* session) {
 // A client context that keeps the tickets it gets (g_last_session).
 bssl::UniquePtr<SSL_CTX> make_resuming_client_ctx() {
   auto ctx = make_client_ctx();
-  SSL_CTX_set_session_cache_mode(ctx.get(), SSL_SESS_CACHE_CLIENT |
-                                                SSL_SESS_CACHE_NO_INTERNAL);
+  SSL_CTX_set_session_cache_mode(ctx.get(), SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
   SSL_CTX_sess_set_new_cb(ctx.get(), keep_session);
   return ctx;
 }
@@ -56,8 +53,7 @@ bssl::UniquePtr<SSL_SESSION> get_session(SSL_CTX* cctx, SSL_CTX* sctx) {
   g_last_session.reset();
   MemConn c = make_client(cctx);
   MemConn s = make_server(sctx);
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(),
-                                               kOrder.size(), 0));
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(), kOrder.size(), 0));
   HandshakeResult r = run_handshake(c, s);
   INFO(r.describe());
   REQUIRE(r.ok);
@@ -70,13 +66,11 @@ bssl::UniquePtr<SSL_SESSION> get_session(SSL_CTX* cctx, SSL_CTX* sctx) {
 
 // A client for a resumption: the order above, the indication (if |indicate|)
 // and 0-RTT enabled (if |enable|), |session| offered.
-MemConn resuming_client(SSL_CTX* cctx, SSL_SESSION* session, bool indicate,
-                        bool enable) {
+MemConn resuming_client(SSL_CTX* cctx, SSL_SESSION* session, bool indicate, bool enable) {
   MemConn c = make_client(cctx);
   SSL_set_client_hello_early_data_indication(c.ssl.get(), indicate ? 1 : 0);
   SSL_set_early_data_enabled(c.ssl.get(), enable ? 1 : 0);
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(),
-                                               kOrder.size(), 0));
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(), kOrder.size(), 0));
   REQUIRE(SSL_set_session(c.ssl.get(), session));
   return c;
 }
@@ -96,19 +90,20 @@ size_t index_of(const std::vector<uint16_t>& v, uint16_t x) {
 
 }  // namespace
 
-TEST_CASE("0028: the early_data indication is sent empty, where listed, "
-          "with no session and without pre_shared_key",
-          "[boringssl][client_hello][0028]") {
+TEST_CASE(
+    "0028: the early_data indication is sent empty, where listed, "
+    "with no session and without pre_shared_key",
+    "[boringssl][client_hello][0028]") {
   auto ctx = make_client_ctx();
-  const std::vector<uint16_t> order = {G, TLSEXT_TYPE_server_name,
+  const std::vector<uint16_t> order = {G,
+                                       TLSEXT_TYPE_server_name,
                                        TLSEXT_TYPE_early_data,
                                        TLSEXT_TYPE_supported_groups,
                                        TLSEXT_TYPE_key_share,
                                        TLSEXT_TYPE_supported_versions};
   MemConn c = make_client(ctx.get());
   SSL_set_client_hello_early_data_indication(c.ssl.get(), 1);
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                               order.size(), 0));
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
   std::vector<uint16_t> types = ch.extension_types();
   REQUIRE(types.size() == order.size());
@@ -117,14 +112,14 @@ TEST_CASE("0028: the early_data indication is sent empty, where listed, "
 
   // Without the indication, such an order is refused.
   MemConn d = make_client(ctx.get());
-  CHECK(SSL_set_client_hello_extension_order(d.ssl.get(), order.data(),
-                                             order.size(), 0) == 0);
+  CHECK(SSL_set_client_hello_extension_order(d.ssl.get(), order.data(), order.size(), 0) == 0);
   CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
 }
 
-TEST_CASE("0028: 0-RTT is offered without writing early data; a server that "
-          "accepts gets EndOfEarlyData and the handshake completes",
-          "[boringssl][client_hello][0028]") {
+TEST_CASE(
+    "0028: 0-RTT is offered without writing early data; a server that "
+    "accepts gets EndOfEarlyData and the handshake completes",
+    "[boringssl][client_hello][0028]") {
   auto cctx = make_resuming_client_ctx();
   auto sctx = make_0rtt_server_ctx();
   auto session = get_session(cctx.get(), sctx.get());
@@ -163,9 +158,10 @@ TEST_CASE("0028: 0-RTT is offered without writing early data; a server that "
   CHECK(SSL_in_init(s.ssl.get()) == 0);
 }
 
-TEST_CASE("0028: a server that declines 0-RTT, sends a HelloRetryRequest or "
-          "speaks TLS 1.2 completes the handshake",
-          "[boringssl][client_hello][0028]") {
+TEST_CASE(
+    "0028: a server that declines 0-RTT, sends a HelloRetryRequest or "
+    "speaks TLS 1.2 completes the handshake",
+    "[boringssl][client_hello][0028]") {
   auto cctx = make_resuming_client_ctx();
   auto sctx = make_0rtt_server_ctx();
   auto session = get_session(cctx.get(), sctx.get());
@@ -179,8 +175,7 @@ TEST_CASE("0028: a server that declines 0-RTT, sends a HelloRetryRequest or "
     REQUIRE(r.ok);
     CHECK(SSL_session_reused(c.ssl.get()) == 1);
     CHECK(SSL_early_data_accepted(c.ssl.get()) == 0);
-    CHECK(SSL_get_early_data_reason(c.ssl.get()) ==
-          ssl_early_data_peer_declined);
+    CHECK(SSL_get_early_data_reason(c.ssl.get()) == ssl_early_data_peer_declined);
     CHECK(record_types(r.client_flights[0]) == std::vector<uint8_t>{22});
     std::string why;
     CHECK(exchange_data(c, s, 100, &why));
@@ -234,9 +229,10 @@ TEST_CASE("0028: a server that declines 0-RTT, sends a HelloRetryRequest or "
   }
 }
 
-TEST_CASE("0028: with no real offer, a server that accepts early data is "
-          "refused cleanly",
-          "[boringssl][client_hello][0028]") {
+TEST_CASE(
+    "0028: with no real offer, a server that accepts early data is "
+    "refused cleanly",
+    "[boringssl][client_hello][0028]") {
   auto cctx = make_resuming_client_ctx();
   auto sctx = make_0rtt_server_ctx();
   auto session = get_session(cctx.get(), sctx.get());

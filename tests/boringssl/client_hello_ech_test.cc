@@ -3,15 +3,14 @@
 // the caller's HPKE suites and has one of its payload lengths (plus the
 // 16-byte tag), picked per connection; the handshake still completes, and a
 // second ClientHello after HelloRetryRequest repeats the extension.
-#include <catch2/catch.hpp>
-
-#include <openssl/err.h>
-#include <openssl/hpke.h>
-#include <openssl/ssl.h>
-
 #include <set>
 #include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/err.h>
+#include <openssl/hpke.h>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -45,13 +44,11 @@ EchGrease parse_ech(const Bytes& body) {
   return e;
 }
 
-EchGrease hello_ech(SSL_CTX* ctx, const std::vector<uint16_t>& suites,
-                    const std::vector<uint16_t>& lengths) {
+EchGrease hello_ech(SSL_CTX* ctx, const std::vector<uint16_t>& suites, const std::vector<uint16_t>& lengths) {
   MemConn c = make_client(ctx);
   SSL_set_enable_ech_grease(c.ssl.get(), 1);
   if (!suites.empty()) {
-    REQUIRE(SSL_set_client_hello_ech_grease(c.ssl.get(), suites.data(),
-                                            suites.size() / 2, lengths.data(),
+    REQUIRE(SSL_set_client_hello_ech_grease(c.ssl.get(), suites.data(), suites.size() / 2, lengths.data(),
                                             lengths.size()));
   }
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
@@ -59,9 +56,8 @@ EchGrease hello_ech(SSL_CTX* ctx, const std::vector<uint16_t>& suites,
 }
 
 // Firefox (u_parrots.go, HelloFirefox_120).
-const std::vector<uint16_t> kFirefoxSuites = {
-    EVP_HPKE_HKDF_SHA256, EVP_HPKE_AES_128_GCM, EVP_HPKE_HKDF_SHA256,
-    EVP_HPKE_CHACHA20_POLY1305};
+const std::vector<uint16_t> kFirefoxSuites = {EVP_HPKE_HKDF_SHA256, EVP_HPKE_AES_128_GCM,
+                                              EVP_HPKE_HKDF_SHA256, EVP_HPKE_CHACHA20_POLY1305};
 
 }  // namespace
 
@@ -78,15 +74,12 @@ TEST_CASE("0024: ECH GREASE uses the caller's suites and payload lengths",
       CHECK(e.payload_len == 223 + 16);
       aeads.insert(e.aead);
     }
-    CHECK(aeads == std::set<uint16_t>{EVP_HPKE_AES_128_GCM,
-                                      EVP_HPKE_CHACHA20_POLY1305});
+    CHECK(aeads == std::set<uint16_t>{EVP_HPKE_AES_128_GCM, EVP_HPKE_CHACHA20_POLY1305});
   }
   SECTION("several lengths, one suite") {
     std::set<size_t> lens;
     for (int i = 0; i < 24; i++) {
-      EchGrease e = hello_ech(ctx.get(),
-                              {kHkdfSha384, EVP_HPKE_AES_256_GCM},
-                              {128, 160});
+      EchGrease e = hello_ech(ctx.get(), {kHkdfSha384, EVP_HPKE_AES_256_GCM}, {128, 160});
       CHECK(e.kdf == kHkdfSha384);
       CHECK(e.aead == EVP_HPKE_AES_256_GCM);
       lens.insert(e.payload_len);
@@ -104,8 +97,7 @@ TEST_CASE("0024: ECH GREASE uses the caller's suites and payload lengths",
   SECTION("no spec: BoringSSL's GREASE, unchanged") {
     EchGrease e = hello_ech(ctx.get(), {}, {});
     CHECK(e.kdf == EVP_HPKE_HKDF_SHA256);
-    CHECK((e.aead == EVP_HPKE_AES_128_GCM ||
-           e.aead == EVP_HPKE_CHACHA20_POLY1305));
+    CHECK((e.aead == EVP_HPKE_AES_128_GCM || e.aead == EVP_HPKE_CHACHA20_POLY1305));
   }
   SECTION("bad input is refused") {
     bssl::UniquePtr<SSL> ssl(SSL_new(ctx.get()));
@@ -114,15 +106,13 @@ TEST_CASE("0024: ECH GREASE uses the caller's suites and payload lengths",
     CHECK(SSL_set_client_hello_ech_grease(ssl.get(), bad_aead, 1, len, 1) == 0);
     CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
     const uint16_t zero[] = {0};
-    CHECK(SSL_set_client_hello_ech_grease(ssl.get(), kFirefoxSuites.data(), 2,
-                                          zero, 1) == 0);
+    CHECK(SSL_set_client_hello_ech_grease(ssl.get(), kFirefoxSuites.data(), 2, zero, 1) == 0);
     CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
     CHECK(SSL_set_client_hello_ech_grease(ssl.get(), nullptr, 0, nullptr, 0) == 1);
   }
 }
 
-TEST_CASE("0024: handshakes with ECH GREASE, HelloRetryRequest included",
-          "[boringssl][client_hello][0024]") {
+TEST_CASE("0024: handshakes with ECH GREASE, HelloRetryRequest included", "[boringssl][client_hello][0024]") {
   auto ctx = make_client_ctx();
   auto sctx = make_server_ctx();
   REQUIRE(SSL_CTX_set1_curves_list(sctx.get(), "P-384"));
@@ -130,8 +120,7 @@ TEST_CASE("0024: handshakes with ECH GREASE, HelloRetryRequest included",
   MemConn s = make_server(sctx.get());
   SSL_set_enable_ech_grease(c.ssl.get(), 1);
   const uint16_t len[] = {223};
-  REQUIRE(SSL_set_client_hello_ech_grease(c.ssl.get(), kFirefoxSuites.data(),
-                                          2, len, 1));
+  REQUIRE(SSL_set_client_hello_ech_grease(c.ssl.get(), kFirefoxSuites.data(), 2, len, 1));
   HandshakeResult r = run_handshake(c, s);
   INFO(r.describe());
   REQUIRE(r.ok);
@@ -141,8 +130,7 @@ TEST_CASE("0024: handshakes with ECH GREASE, HelloRetryRequest included",
   REQUIRE(hellos.size() == 2);
   CHECK(hellos[0].body(TLSEXT_TYPE_encrypted_client_hello) ==
         hellos[1].body(TLSEXT_TYPE_encrypted_client_hello));
-  CHECK(parse_ech(hellos[1].body(TLSEXT_TYPE_encrypted_client_hello))
-            .payload_len == 239);
+  CHECK(parse_ech(hellos[1].body(TLSEXT_TYPE_encrypted_client_hello)).payload_len == 239);
   CHECK(SSL_ech_accepted(c.ssl.get()) == 0);
   std::string why;
   CHECK(exchange_data(c, s, 1000, &why));

@@ -2,18 +2,17 @@
 // record_size_limit (sent, and honoured when the peer answers),
 // delegated_credentials (offered with the caller's list; a server that sends
 // one is refused cleanly) and compress_certificate in the caller's order.
-#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
 
+#include <catch2/catch.hpp>
 #include <openssl/bytestring.h>
 #include <openssl/ec_key.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pool.h>
 #include <openssl/ssl.h>
-
-#include <cstring>
-#include <string>
-#include <vector>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -27,29 +26,25 @@ constexpr uint16_t kAlpsOld = TLSEXT_TYPE_application_settings_old;  // 17513
 constexpr uint16_t kAlpn = TLSEXT_TYPE_application_layer_protocol_negotiation;
 
 void set_alpn(SSL* ssl) {
-  static const uint8_t kProtocols[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
-                                       '/', '1', '.', '1'};
+  static const uint8_t kProtocols[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
   REQUIRE(SSL_set_alpn_protos(ssl, kProtocols, sizeof(kProtocols)) == 0);
 }
 
 void add_alps(SSL* ssl, const std::string& settings) {
-  REQUIRE(SSL_add_application_settings(
-      ssl, reinterpret_cast<const uint8_t*>("h2"), 2,
-      reinterpret_cast<const uint8_t*>(settings.data()), settings.size()));
+  REQUIRE(SSL_add_application_settings(ssl, reinterpret_cast<const uint8_t*>("h2"), 2,
+                                       reinterpret_cast<const uint8_t*>(settings.data()), settings.size()));
 }
 
 std::vector<uint16_t> base_order(std::vector<uint16_t> extra) {
   std::vector<uint16_t> order = {
-      TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,
-      TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_key_share,
-      TLSEXT_TYPE_psk_key_exchange_modes, TLSEXT_TYPE_supported_versions};
+      TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,       TLSEXT_TYPE_signature_algorithms,
+      TLSEXT_TYPE_key_share,   TLSEXT_TYPE_psk_key_exchange_modes, TLSEXT_TYPE_supported_versions};
   order.insert(order.end(), extra.begin(), extra.end());
   return order;
 }
 
 void set_order(SSL* ssl, const std::vector<uint16_t>& order) {
-  REQUIRE(SSL_set_client_hello_extension_order(ssl, order.data(), order.size(),
-                                               0));
+  REQUIRE(SSL_set_client_hello_extension_order(ssl, order.data(), order.size(), 0));
 }
 
 std::string peer_settings(SSL* ssl) {
@@ -79,16 +74,14 @@ int test_compress(SSL*, CBB* out, const uint8_t* in, size_t in_len) {
 }
 
 template <int kId>
-int test_decompress(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len,
-                    const uint8_t* in, size_t in_len) {
+int test_decompress(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in, size_t in_len) {
   g_decompressed[kId]++;
   if (in_len != uncompressed_len + 1 || in[0] != kId) return 0;
   *out = CRYPTO_BUFFER_new(in + 1, uncompressed_len, nullptr);
   return *out != nullptr;
 }
 
-void add_codecs(SSL_CTX* ctx, bool compress, bool decompress,
-                std::vector<uint16_t> ids = {1, 2, 3}) {
+void add_codecs(SSL_CTX* ctx, bool compress, bool decompress, std::vector<uint16_t> ids = {1, 2, 3}) {
   for (uint16_t id : ids) {
     ssl_cert_compression_func_t c = nullptr;
     ssl_cert_decompression_func_t d = nullptr;
@@ -102,15 +95,13 @@ void add_codecs(SSL_CTX* ctx, bool compress, bool decompress,
       c = test_compress<3>;
       d = test_decompress<3>;
     }
-    REQUIRE(SSL_CTX_add_cert_compression_alg(ctx, id, compress ? c : nullptr,
-                                             decompress ? d : nullptr));
+    REQUIRE(SSL_CTX_add_cert_compression_alg(ctx, id, compress ? c : nullptr, decompress ? d : nullptr));
   }
 }
 
 }  // namespace
 
-TEST_CASE("0023: ALPS goes on the code point the spec lists",
-          "[boringssl][client_hello][0023]") {
+TEST_CASE("0023: ALPS goes on the code point the spec lists", "[boringssl][client_hello][0023]") {
   auto ctx = make_client_ctx();
   struct Case {
     const char* name;
@@ -141,8 +132,7 @@ TEST_CASE("0023: ALPS goes on the code point the spec lists",
   SECTION("both code points in one order are refused") {
     bssl::UniquePtr<SSL> ssl(SSL_new(ctx.get()));
     std::vector<uint16_t> order = base_order({kAlpn, kAlpsNew, kAlpsOld});
-    CHECK(SSL_set_client_hello_extension_order(ssl.get(), order.data(),
-                                               order.size(), 0) == 0);
+    CHECK(SSL_set_client_hello_extension_order(ssl.get(), order.data(), order.size(), 0) == 0);
     CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
   }
   SECTION("listed without ALPS configured: refused, not silently dropped") {
@@ -154,8 +144,7 @@ TEST_CASE("0023: ALPS goes on the code point the spec lists",
   }
 }
 
-TEST_CASE("0023: ALPS negotiates on matching code points, both of them",
-          "[boringssl][client_hello][0023]") {
+TEST_CASE("0023: ALPS negotiates on matching code points, both of them", "[boringssl][client_hello][0023]") {
   auto ctx = make_client_ctx();
   auto sctx = make_server_ctx();
   set_server_alpn(sctx.get());
@@ -164,10 +153,8 @@ TEST_CASE("0023: ALPS negotiates on matching code points, both of them",
     bool server_new;
     bool negotiated;
   };
-  const Case cases[] = {{kAlpsNew, true, true},
-                        {kAlpsOld, false, true},
-                        {kAlpsNew, false, false},
-                        {kAlpsOld, true, false}};
+  const Case cases[] = {
+      {kAlpsNew, true, true}, {kAlpsOld, false, true}, {kAlpsNew, false, false}, {kAlpsOld, true, false}};
   for (const Case& tc : cases) {
     INFO("client " << tc.client << ", server new: " << tc.server_new);
     MemConn c = make_client(ctx.get());
@@ -192,14 +179,11 @@ TEST_CASE("0023: ALPS negotiates on matching code points, both of them",
   }
 }
 
-TEST_CASE("0023: record_size_limit is sent and honoured",
-          "[boringssl][client_hello][0023]") {
+TEST_CASE("0023: record_size_limit is sent and honoured", "[boringssl][client_hello][0023]") {
   auto ctx = make_client_ctx();
   SECTION("on the wire where listed, with the caller's value") {
     MemConn c = make_client(ctx.get());
-    set_order(c.ssl.get(),
-              base_order({TLSEXT_TYPE_record_size_limit,
-                          TLSEXT_TYPE_encrypted_client_hello}));
+    set_order(c.ssl.get(), base_order({TLSEXT_TYPE_record_size_limit, TLSEXT_TYPE_encrypted_client_hello}));
     SSL_set_enable_ech_grease(c.ssl.get(), 1);
     REQUIRE(SSL_set_record_size_limit(c.ssl.get(), 0x4001));
     ClientHello ch = parse_first_client_hello(client_first_flight(c));
@@ -226,12 +210,10 @@ TEST_CASE("0023: record_size_limit is sent and honoured",
   // TLS 1.3: ciphertext = plaintext + 1 (type) + 16 (tag), and the limit
   // counts the type byte: limit + 16. TLS 1.2 AES-GCM: plaintext + 8 + 16.
   const Case cases[] = {
-      {"TLS 1.3, server answers 256", TLS1_3_VERSION, 0x4001, 256, 256 + 16,
-       0x4001 + 16},
-      {"TLS 1.3, client limit 128 honoured by the server", TLS1_3_VERSION, 128,
-       0x4001, 0x4000 + 17, 128 + 16},
-      {"TLS 1.2, server answers 512", TLS1_2_VERSION, 0x4000, 512, 512 + 24,
-       0x4000 + 24},
+      {"TLS 1.3, server answers 256", TLS1_3_VERSION, 0x4001, 256, 256 + 16, 0x4001 + 16},
+      {"TLS 1.3, client limit 128 honoured by the server", TLS1_3_VERSION, 128, 0x4001, 0x4000 + 17,
+       128 + 16},
+      {"TLS 1.2, server answers 512", TLS1_2_VERSION, 0x4000, 512, 512 + 24, 0x4000 + 24},
   };
   for (const Case& tc : cases) {
     INFO(tc.name);
@@ -240,8 +222,7 @@ TEST_CASE("0023: record_size_limit is sent and honoured",
     REQUIRE(SSL_CTX_set_strict_cipher_list(sctx.get(), "ECDHE-ECDSA-AES128-GCM-SHA256"));
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
-    set_order(c.ssl.get(), base_order({TLSEXT_TYPE_record_size_limit,
-                                       TLSEXT_TYPE_ec_point_formats}));
+    set_order(c.ssl.get(), base_order({TLSEXT_TYPE_record_size_limit, TLSEXT_TYPE_ec_point_formats}));
     REQUIRE(SSL_set_record_size_limit(c.ssl.get(), tc.client_limit));
     REQUIRE(SSL_set_record_size_limit(s.ssl.get(), tc.server_limit));
     HandshakeResult r = run_handshake(c, s);
@@ -273,14 +254,11 @@ TEST_CASE("0023: record_size_limit is sent and honoured",
     MemConn c = make_client(ctx.get());
     REQUIRE(SSL_set_max_proto_version(c.ssl.get(), TLS1_2_VERSION));
     set_order(c.ssl.get(), {TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,
-                            TLSEXT_TYPE_signature_algorithms,
-                            TLSEXT_TYPE_record_size_limit});
+                            TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_record_size_limit});
     REQUIRE(SSL_set_record_size_limit(c.ssl.get(), 0x4000));
     ClientHello ch = parse_first_client_hello(client_first_flight(c));
     ScriptResult res = feed_client(
-        c, server_hello_record(ch, 0xc02b,
-                               {ext_u16(TLSEXT_TYPE_record_size_limit, 63)},
-                               false, true));
+        c, server_hello_record(ch, 0xc02b, {ext_u16(TLSEXT_TYPE_record_size_limit, 63)}, false, true));
     INFO(res.error.text);
     CHECK(res.failed);
     CHECK(res.error.has_reason(SSL_R_ERROR_PARSING_EXTENSION));
@@ -291,14 +269,12 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
           "[boringssl][client_hello][0023]") {
   auto ctx = make_client_ctx();
   const std::vector<uint16_t> kFirefoxDc = {0x0403, 0x0503, 0x0603, 0x0203};
-  const std::vector<uint16_t> order =
-      base_order({TLSEXT_TYPE_delegated_credential});
+  const std::vector<uint16_t> order = base_order({TLSEXT_TYPE_delegated_credential});
 
   SECTION("on the wire") {
     MemConn c = make_client(ctx.get());
     set_order(c.ssl.get(), order);
-    REQUIRE(SSL_set_client_hello_delegated_credentials(
-        c.ssl.get(), kFirefoxDc.data(), kFirefoxDc.size()));
+    REQUIRE(SSL_set_client_hello_delegated_credentials(c.ssl.get(), kFirefoxDc.data(), kFirefoxDc.size()));
     ClientHello ch = parse_first_client_hello(client_first_flight(c));
     CHECK(ch.extension_types() == order);
     CHECK(u16_list(ch.body(TLSEXT_TYPE_delegated_credential)) == kFirefoxDc);
@@ -322,8 +298,7 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
   REQUIRE(CBB_add_u16_length_prefixed(cbb.get(), &sig));
   REQUIRE(CBB_add_bytes(&sig, reinterpret_cast<const uint8_t*>("dummy"), 5));
   REQUIRE(CBB_flush(cbb.get()));
-  bssl::UniquePtr<CRYPTO_BUFFER> dc(
-      CRYPTO_BUFFER_new(CBB_data(cbb.get()), CBB_len(cbb.get()), nullptr));
+  bssl::UniquePtr<CRYPTO_BUFFER> dc(CRYPTO_BUFFER_new(CBB_data(cbb.get()), CBB_len(cbb.get()), nullptr));
   REQUIRE(dc != nullptr);
   auto sctx = make_server_ctx(KeyType::kEcdsaP256);
   auto set_dc = [&](SSL* ssl) {
@@ -337,8 +312,7 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
     MemConn s = make_server(sctx.get());
     set_dc(s.ssl.get());
     set_order(c.ssl.get(), order);
-    REQUIRE(SSL_set_client_hello_delegated_credentials(
-        c.ssl.get(), kFirefoxDc.data(), kFirefoxDc.size()));
+    REQUIRE(SSL_set_client_hello_delegated_credentials(c.ssl.get(), kFirefoxDc.data(), kFirefoxDc.size()));
     HandshakeResult r = run_handshake(c, s);
     INFO(r.describe());
     CHECK_FALSE(r.ok);
@@ -367,22 +341,17 @@ TEST_CASE("0023: delegated_credentials is offered; a server's is refused",
   }
 }
 
-TEST_CASE("0023: compress_certificate in the caller's order",
-          "[boringssl][client_hello][0023]") {
+TEST_CASE("0023: compress_certificate in the caller's order", "[boringssl][client_hello][0023]") {
   auto ctx = make_client_ctx();
   add_codecs(ctx.get(), /*compress=*/false, /*decompress=*/true);
-  const std::vector<uint16_t> order =
-      base_order({TLSEXT_TYPE_cert_compression});
+  const std::vector<uint16_t> order = base_order({TLSEXT_TYPE_cert_compression});
 
   SECTION("on the wire, in the spec's order, not the registration order") {
     for (std::vector<uint16_t> algs :
-         {std::vector<uint16_t>{2, 1, 3}, std::vector<uint16_t>{3, 2},
-          std::vector<uint16_t>{2}}) {
+         {std::vector<uint16_t>{2, 1, 3}, std::vector<uint16_t>{3, 2}, std::vector<uint16_t>{2}}) {
       MemConn c = make_client(ctx.get());
       set_order(c.ssl.get(), order);
-      REQUIRE(SSL_set_client_hello_cert_compression_algs(c.ssl.get(),
-                                                         algs.data(),
-                                                         algs.size()));
+      REQUIRE(SSL_set_client_hello_cert_compression_algs(c.ssl.get(), algs.data(), algs.size()));
       ClientHello ch = parse_first_client_hello(client_first_flight(c));
       CHECK(u16_list_u8len(ch.body(TLSEXT_TYPE_cert_compression)) == algs);
     }
@@ -401,8 +370,7 @@ TEST_CASE("0023: compress_certificate in the caller's order",
       MemConn c = make_client(ctx.get());
       MemConn s = make_server(sctx.get());
       set_order(c.ssl.get(), order);
-      REQUIRE(SSL_set_client_hello_cert_compression_algs(
-          c.ssl.get(), tc.offer.data(), tc.offer.size()));
+      REQUIRE(SSL_set_client_hello_cert_compression_algs(c.ssl.get(), tc.offer.data(), tc.offer.size()));
       HandshakeResult r = run_handshake(c, s);
       INFO(r.describe());
       REQUIRE(r.ok);

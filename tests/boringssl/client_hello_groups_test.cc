@@ -5,14 +5,13 @@
 // order; a server choosing an unshared or unimplemented group in a
 // HelloRetryRequest (or a TLS 1.2 ServerKeyExchange) is refused cleanly;
 // only listed, implemented versions and signature algorithms are accepted.
-#include <catch2/catch.hpp>
-
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-
 #include <algorithm>
 #include <set>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -34,11 +33,16 @@ constexpr uint16_t kFfdhe3072 = 0x0101;
 
 size_t share_size(uint16_t group) {
   switch (group) {
-    case kX25519: return 32;
-    case kP256: return 65;
-    case kP384: return 97;
-    case kP521: return 133;
-    case kHybrid: return 32 + 1184;
+    case kX25519:
+      return 32;
+    case kP256:
+      return 65;
+    case kP384:
+      return 97;
+    case kP521:
+      return 133;
+    case kHybrid:
+      return 32 + 1184;
   }
   return 1;  // GREASE
 }
@@ -48,24 +52,18 @@ struct Spec {
 };
 
 void apply(SSL* ssl, const Spec& spec) {
-  if (!spec.groups.empty())
-    REQUIRE(SSL_set_client_hello_groups(ssl, spec.groups.data(),
-                                        spec.groups.size()));
+  if (!spec.groups.empty()) REQUIRE(SSL_set_client_hello_groups(ssl, spec.groups.data(), spec.groups.size()));
   if (!spec.shares.empty())
-    REQUIRE(SSL_set_client_hello_key_shares(ssl, spec.shares.data(),
-                                            spec.shares.size()));
+    REQUIRE(SSL_set_client_hello_key_shares(ssl, spec.shares.data(), spec.shares.size()));
   if (!spec.sigalgs.empty())
-    REQUIRE(SSL_set_client_hello_signature_algorithms(
-        ssl, spec.sigalgs.data(), spec.sigalgs.size()));
+    REQUIRE(SSL_set_client_hello_signature_algorithms(ssl, spec.sigalgs.data(), spec.sigalgs.size()));
   if (!spec.versions.empty())
-    REQUIRE(SSL_set_client_hello_versions(ssl, spec.versions.data(),
-                                          spec.versions.size()));
+    REQUIRE(SSL_set_client_hello_versions(ssl, spec.versions.data(), spec.versions.size()));
 }
 
 // |got| equals |want| with each GREASE placeholder in |want| matched by some
 // GREASE value in |got|, all of them |grease| if given.
-void check_list(const std::vector<uint16_t>& got,
-                const std::vector<uint16_t>& want, uint16_t grease = 0) {
+void check_list(const std::vector<uint16_t>& got, const std::vector<uint16_t>& want, uint16_t grease = 0) {
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < want.size(); i++) {
     INFO("index " << i);
@@ -90,15 +88,13 @@ const Spec kChrome = {
 const Spec kFirefox = {
     {kX25519, kP256, kP384, kP521, kFfdhe2048, kFfdhe3072},
     {kX25519, kP256},
-    {0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601,
-     0x0203, 0x0201},
+    {0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601, 0x0203, 0x0201},
     {TLS1_3_VERSION, TLS1_2_VERSION},
 };
 
 // Safari 17: duplicates (0x0805 twice) and SHA-1 last.
-const std::vector<uint16_t> kSafariSigalgs = {
-    0x0403, 0x0804, 0x0401, 0x0503, 0x0203, 0x0805, 0x0805,
-    0x0501, 0x0806, 0x0601, 0x0201};
+const std::vector<uint16_t> kSafariSigalgs = {0x0403, 0x0804, 0x0401, 0x0503, 0x0203, 0x0805,
+                                              0x0805, 0x0501, 0x0806, 0x0601, 0x0201};
 
 ClientHello first_hello(SSL_CTX* ctx, const Spec& spec, MemConn* keep = nullptr) {
   MemConn c = make_client(ctx);
@@ -110,9 +106,10 @@ ClientHello first_hello(SSL_CTX* ctx, const Spec& spec, MemConn* keep = nullptr)
 
 }  // namespace
 
-TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
-          "given",
-          "[boringssl][client_hello][0022]") {
+TEST_CASE(
+    "0022: groups, key shares, sigalgs and versions go on the wire as "
+    "given",
+    "[boringssl][client_hello][0022]") {
   auto ctx = make_client_ctx();
   for (const Spec* spec : {&kChrome, &kFirefox}) {
     ClientHello ch = first_hello(ctx.get(), *spec);
@@ -136,8 +133,7 @@ TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
       }
     }
     CHECK(u16_list(ch.body(TLSEXT_TYPE_signature_algorithms)) == spec->sigalgs);
-    check_list(u16_list_u8len(ch.body(TLSEXT_TYPE_supported_versions)),
-               spec->versions);
+    check_list(u16_list_u8len(ch.body(TLSEXT_TYPE_supported_versions)), spec->versions);
   }
 
   SECTION("Safari's signature algorithms: duplicates and all") {
@@ -147,8 +143,8 @@ TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
   }
   SECTION("a GREASE sigalg (patch 0027): fresh per connection, its own value") {
     // Chromium 156: GREASE first, then ML-DSA (unknown here) and the usual.
-    Spec chromium = {{G, kX25519}, {G, kX25519},
-                     {G, 0x0904, 0x0905, 0x0906, 0x0403, 0x0804, 0x0401}, {G, TLS1_3_VERSION}};
+    Spec chromium = {
+        {G, kX25519}, {G, kX25519}, {G, 0x0904, 0x0905, 0x0906, 0x0403, 0x0804, 0x0401}, {G, TLS1_3_VERSION}};
     std::set<uint16_t> seen;
     int same_as_group = 0;
     const int n = 32;
@@ -159,12 +155,11 @@ TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
       seen.insert(sigalgs[0]);
       same_as_group += sigalgs[0] == u16_list(ch.body(TLSEXT_TYPE_supported_groups))[0];
     }
-    CHECK(seen.size() > 4);           // chosen per connection
-    CHECK(same_as_group < n / 2);     // not the group's GREASE value
+    CHECK(seen.size() > 4);        // chosen per connection
+    CHECK(same_as_group < n / 2);  // not the group's GREASE value
   }
   SECTION("any number of shares, in the caller's order") {
-    Spec many = {{kP521, kX25519, kP384, kP256, kHybrid},
-                 {kP521, kX25519, G, kP384, kP256, kHybrid}, {}, {}};
+    Spec many = {{kP521, kX25519, kP384, kP256, kHybrid}, {kP521, kX25519, G, kP384, kP256, kHybrid}, {}, {}};
     ClientHello ch = first_hello(ctx.get(), many);
     std::vector<KeyShareEntry> ks = key_shares(ch.body(TLSEXT_TYPE_key_share));
     REQUIRE(ks.size() == 6);
@@ -185,8 +180,7 @@ TEST_CASE("0022: groups, key shares, sigalgs and versions go on the wire as "
   }
 }
 
-TEST_CASE("0022: malformed lists are refused when set",
-          "[boringssl][client_hello][0022]") {
+TEST_CASE("0022: malformed lists are refused when set", "[boringssl][client_hello][0022]") {
   auto ctx = make_client_ctx();
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx.get()));
   auto refused = [](int ok) {
@@ -206,8 +200,7 @@ TEST_CASE("0022: malformed lists are refused when set",
   const uint16_t only_ffdhe[] = {G, kFfdhe2048, kFfdhe3072};
   refused(SSL_set_client_hello_groups(ssl.get(), only_ffdhe, 3));
   const uint16_t unknown_sigalgs[] = {0x0809, 0x080a, 0xfefe};
-  refused(SSL_set_client_hello_signature_algorithms(ssl.get(),
-                                                    unknown_sigalgs, 3));
+  refused(SSL_set_client_hello_signature_algorithms(ssl.get(), unknown_sigalgs, 3));
   const uint16_t no_version[] = {G, 0x7f1c, 0x0300};
   refused(SSL_set_client_hello_versions(ssl.get(), no_version, 3));
 
@@ -229,8 +222,7 @@ TEST_CASE("0022: handshakes work with each spec, HelloRetryRequest included",
     bool expect_hrr;
   };
   const Case cases[] = {
-      {"Chrome, hybrid share taken", &kChrome, "X25519KYBER:X25519", kHybrid,
-       false},
+      {"Chrome, hybrid share taken", &kChrome, "X25519KYBER:X25519", kHybrid, false},
       {"Chrome, X25519 share taken", &kChrome, "X25519", kX25519, false},
       {"Chrome, HRR to P-384", &kChrome, "P-384", kP384, true},
       {"Firefox, P-256 share taken", &kFirefox, "P-256", kP256, false},
@@ -250,8 +242,7 @@ TEST_CASE("0022: handshakes work with each spec, HelloRetryRequest included",
     CHECK(SSL_get_curve_id(c.ssl.get()) == tc.expect_group);
     // The server signed with one of the listed, implemented algorithms.
     uint16_t sigalg = SSL_get_peer_signature_algorithm(c.ssl.get());
-    CHECK(std::find(tc.spec->sigalgs.begin(), tc.spec->sigalgs.end(),
-                    sigalg) != tc.spec->sigalgs.end());
+    CHECK(std::find(tc.spec->sigalgs.begin(), tc.spec->sigalgs.end(), sigalg) != tc.spec->sigalgs.end());
 
     Bytes all;
     for (const Bytes& f : r.client_flights) all.insert(all.end(), f.begin(), f.end());
@@ -260,14 +251,11 @@ TEST_CASE("0022: handshakes work with each spec, HelloRetryRequest included",
     if (tc.expect_hrr) {
       // The second ClientHello: same groups (same GREASE), same versions and
       // sigalgs, one share for the group asked for.
-      CHECK(hellos[1].body(TLSEXT_TYPE_supported_groups) ==
-            hellos[0].body(TLSEXT_TYPE_supported_groups));
-      CHECK(hellos[1].body(TLSEXT_TYPE_supported_versions) ==
-            hellos[0].body(TLSEXT_TYPE_supported_versions));
+      CHECK(hellos[1].body(TLSEXT_TYPE_supported_groups) == hellos[0].body(TLSEXT_TYPE_supported_groups));
+      CHECK(hellos[1].body(TLSEXT_TYPE_supported_versions) == hellos[0].body(TLSEXT_TYPE_supported_versions));
       CHECK(hellos[1].body(TLSEXT_TYPE_signature_algorithms) ==
             hellos[0].body(TLSEXT_TYPE_signature_algorithms));
-      std::vector<KeyShareEntry> ks =
-          key_shares(hellos[1].body(TLSEXT_TYPE_key_share));
+      std::vector<KeyShareEntry> ks = key_shares(hellos[1].body(TLSEXT_TYPE_key_share));
       REQUIRE(ks.size() == 1);
       CHECK(ks[0].group == tc.expect_group);
       CHECK(ks[0].key_exchange.size() == share_size(tc.expect_group));
@@ -304,9 +292,10 @@ TEST_CASE("0022: handshakes work with each spec, HelloRetryRequest included",
   }
 }
 
-TEST_CASE("0022: a server picking an unshared or unimplemented group is "
-          "refused",
-          "[boringssl][client_hello][0022]") {
+TEST_CASE(
+    "0022: a server picking an unshared or unimplemented group is "
+    "refused",
+    "[boringssl][client_hello][0022]") {
   auto ctx = make_client_ctx();
   struct Case {
     const char* name;
@@ -320,27 +309,23 @@ TEST_CASE("0022: a server picking an unshared or unimplemented group is "
       {"HRR: P-521, not offered", kP521, true, SSL_R_WRONG_CURVE},
       {"HRR: X25519, already shared", kX25519, true, SSL_R_WRONG_CURVE},
       {"HRR: our GREASE group", 0, true, SSL_R_WRONG_CURVE},
-      {"ServerHello: P-384 offered but not shared", kP384, false,
-       SSL_R_WRONG_CURVE},
+      {"ServerHello: P-384 offered but not shared", kP384, false, SSL_R_WRONG_CURVE},
   };
-  Spec spec = {{G, kX25519, kP256, kP384, kFfdhe2048},
-               {G, kX25519, kP256}, {}, {}};
+  Spec spec = {{G, kX25519, kP256, kP384, kFfdhe2048}, {G, kX25519, kP256}, {}, {}};
   for (const Case& tc : cases) {
     INFO(tc.name);
     MemConn c = make_client(ctx.get());
     ClientHello ch = first_hello(ctx.get(), spec, &c);
     uint16_t group = tc.group;
     if (group == 0) group = key_shares(ch.body(TLSEXT_TYPE_key_share))[0].group;
-    std::vector<Extension> exts = {
-        ext_u16(TLSEXT_TYPE_supported_versions, 0x0304)};
+    std::vector<Extension> exts = {ext_u16(TLSEXT_TYPE_supported_versions, 0x0304)};
     if (tc.hrr) {
       exts.push_back(ext_u16(TLSEXT_TYPE_key_share, group));
     } else {
       // A ServerHello key_share: group, then a (bogus) key.
       Extension ks;
       ks.type = TLSEXT_TYPE_key_share;
-      ks.body = {static_cast<uint8_t>(group >> 8), static_cast<uint8_t>(group),
-                 0, 97};
+      ks.body = {static_cast<uint8_t>(group >> 8), static_cast<uint8_t>(group), 0, 97};
       ks.body.resize(4 + 97, 0x04);
       exts.push_back(ks);
     }
@@ -351,9 +336,10 @@ TEST_CASE("0022: a server picking an unshared or unimplemented group is "
   }
 }
 
-TEST_CASE("0022: TLS 1.2 ServerKeyExchange on an offered ffdhe group is "
-          "refused cleanly",
-          "[boringssl][client_hello][0022]") {
+TEST_CASE(
+    "0022: TLS 1.2 ServerKeyExchange on an offered ffdhe group is "
+    "refused cleanly",
+    "[boringssl][client_hello][0022]") {
   auto ctx = make_client_ctx();
   MemConn c = make_client(ctx.get());
   ClientHello ch = first_hello(ctx.get(), kFirefox, &c);
@@ -415,8 +401,7 @@ TEST_CASE("0022: only listed versions and verifiable sigalgs are accepted",
     Spec spec = {{}, {}, {}, {TLS1_3_VERSION, TLS1_1_VERSION}};
     ClientHello ch = first_hello(ctx.get(), spec, &c);
     // A TLS 1.2 ServerHello (no supported_versions).
-    ScriptResult res = feed_client(
-        c, server_hello_record(ch, 0xc02b, {}, false, /*fresh_session_id=*/true));
+    ScriptResult res = feed_client(c, server_hello_record(ch, 0xc02b, {}, false, /*fresh_session_id=*/true));
     INFO(res.error.text);
     CHECK(res.failed);
     CHECK(res.error.has_reason(SSL_R_UNSUPPORTED_PROTOCOL));
@@ -424,12 +409,10 @@ TEST_CASE("0022: only listed versions and verifiable sigalgs are accepted",
   SECTION("the GREASE version is never accepted") {
     MemConn c = make_client(ctx.get());
     ClientHello ch = first_hello(ctx.get(), kChrome, &c);
-    uint16_t grease =
-        u16_list_u8len(ch.body(TLSEXT_TYPE_supported_versions)).at(0);
+    uint16_t grease = u16_list_u8len(ch.body(TLSEXT_TYPE_supported_versions)).at(0);
     REQUIRE(is_grease(grease));
-    ScriptResult res = feed_client(
-        c, server_hello_record(
-               ch, 0x1301, {ext_u16(TLSEXT_TYPE_supported_versions, grease)}));
+    ScriptResult res =
+        feed_client(c, server_hello_record(ch, 0x1301, {ext_u16(TLSEXT_TYPE_supported_versions, grease)}));
     CHECK(res.failed);
     CHECK(res.error.has_reason(SSL_R_UNSUPPORTED_PROTOCOL));
   }

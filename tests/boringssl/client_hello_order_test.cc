@@ -4,14 +4,13 @@
 // permutation keeps the fixed places; a second ClientHello after a
 // HelloRetryRequest keeps the order and GREASE values; and the handshake still
 // completes.
-#include <catch2/catch.hpp>
-
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-
 #include <set>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -24,8 +23,7 @@ constexpr uint16_t G = SSL_CLIENT_HELLO_GREASE;
 constexpr uint16_t kUnknownExt = 0x3a4b;  // not a code point BoringSSL knows
 
 void set_alpn(SSL* ssl) {
-  static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
-                                  '/', '1', '.', '1'};
+  static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
   REQUIRE(SSL_set_alpn_protos(ssl, kAlpn, sizeof(kAlpn)) == 0);
 }
 
@@ -61,11 +59,9 @@ TEST_CASE("0020: extensions go in the spec's order, GREASE and raw included",
   auto ctx = make_client_ctx();
   MemConn c = make_client(ctx.get());
   set_alpn(c.ssl.get());
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(),
-                                               kOrder.size(), 0));
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(), kOrder.size(), 0));
   const uint8_t raw[] = {0x01, 0x02, 0x03};
-  REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw,
-                                             sizeof(raw)));
+  REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw, sizeof(raw)));
 
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
   std::vector<uint16_t> types = ch.extension_types();
@@ -87,60 +83,50 @@ TEST_CASE("0020: extensions go in the spec's order, GREASE and raw included",
   CHECK(ch.compression_methods == Bytes{0});
 }
 
-TEST_CASE("0020: an extension the spec omits is not sent",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: an extension the spec omits is not sent", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   MemConn c = make_client(ctx.get());
-  const std::vector<uint16_t> order = {
-      TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_key_share,
-      TLSEXT_TYPE_supported_groups, TLSEXT_TYPE_signature_algorithms,
-      TLSEXT_TYPE_server_name};
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                               order.size(), 0));
+  const std::vector<uint16_t> order = {TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_key_share,
+                                       TLSEXT_TYPE_supported_groups, TLSEXT_TYPE_signature_algorithms,
+                                       TLSEXT_TYPE_server_name};
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
   CHECK(ch.extension_types() == order);
 }
 
-TEST_CASE("0020: a built-in extension body can be replaced",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: a built-in extension body can be replaced", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   MemConn c = make_client(ctx.get());
-  const std::vector<uint16_t> order = {
-      TLSEXT_TYPE_server_name, TLSEXT_TYPE_ec_point_formats,
-      TLSEXT_TYPE_supported_groups, TLSEXT_TYPE_key_share,
-      TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_supported_versions};
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                               order.size(), 0));
+  const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name,          TLSEXT_TYPE_ec_point_formats,
+                                       TLSEXT_TYPE_supported_groups,     TLSEXT_TYPE_key_share,
+                                       TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_supported_versions};
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
   // Three point formats (uncompressed, ansiX962_compressed_prime, _char2).
   const uint8_t formats[] = {3, 0, 1, 2};
-  REQUIRE(SSL_set_client_hello_raw_extension(
-      c.ssl.get(), TLSEXT_TYPE_ec_point_formats, formats, sizeof(formats)));
+  REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), TLSEXT_TYPE_ec_point_formats, formats,
+                                             sizeof(formats)));
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
-  CHECK(ch.body(TLSEXT_TYPE_ec_point_formats) ==
-        Bytes(formats, formats + sizeof(formats)));
+  CHECK(ch.body(TLSEXT_TYPE_ec_point_formats) == Bytes(formats, formats + sizeof(formats)));
 
   // And the handshake (TLS 1.2 server, which answers ec_point_formats) works.
   auto sctx = make_server_ctx();
   REQUIRE(SSL_CTX_set_max_proto_version(sctx.get(), TLS1_2_VERSION));
   MemConn c2 = make_client(ctx.get());
   MemConn s = make_server(sctx.get());
-  REQUIRE(SSL_set_client_hello_extension_order(c2.ssl.get(), order.data(),
-                                               order.size(), 0));
-  REQUIRE(SSL_set_client_hello_raw_extension(
-      c2.ssl.get(), TLSEXT_TYPE_ec_point_formats, formats, sizeof(formats)));
+  REQUIRE(SSL_set_client_hello_extension_order(c2.ssl.get(), order.data(), order.size(), 0));
+  REQUIRE(SSL_set_client_hello_raw_extension(c2.ssl.get(), TLSEXT_TYPE_ec_point_formats, formats,
+                                             sizeof(formats)));
   HandshakeResult r = run_handshake(c2, s);
   INFO(r.describe());
   REQUIRE(r.ok);
   CHECK(SSL_version(c2.ssl.get()) == TLS1_2_VERSION);
 }
 
-TEST_CASE("0020: malformed specs are refused when set",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: malformed specs are refused when set", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   bssl::UniquePtr<SSL> ssl(SSL_new(ctx.get()));
   auto refuse = [&](std::vector<uint16_t> order, uint32_t flags = 0) {
-    int ok = SSL_set_client_hello_extension_order(ssl.get(), order.data(),
-                                                  order.size(), flags);
+    int ok = SSL_set_client_hello_extension_order(ssl.get(), order.data(), order.size(), flags);
     ErrorInfo e = drain_errors();
     INFO(e.text);
     CHECK(ok == 0);
@@ -154,21 +140,17 @@ TEST_CASE("0020: malformed specs are refused when set",
   refuse({TLSEXT_TYPE_server_name}, 0x80);
 
   const uint8_t body[] = {0};
-  for (uint16_t t : {uint16_t{TLSEXT_TYPE_key_share},
-                     uint16_t{TLSEXT_TYPE_pre_shared_key},
-                     uint16_t{TLSEXT_TYPE_supported_versions},
-                     uint16_t{TLSEXT_TYPE_padding}, G}) {
+  for (uint16_t t : {uint16_t{TLSEXT_TYPE_key_share}, uint16_t{TLSEXT_TYPE_pre_shared_key},
+                     uint16_t{TLSEXT_TYPE_supported_versions}, uint16_t{TLSEXT_TYPE_padding}, G}) {
     INFO("raw type " << t);
     CHECK(SSL_set_client_hello_raw_extension(ssl.get(), t, body, 1) == 0);
     CHECK(drain_errors().has_reason(SSL_R_INVALID_CLIENT_HELLO_SPEC));
   }
 
   // Allowed: two GREASE, pre_shared_key last, early_data with it.
-  const std::vector<uint16_t> good = {G, TLSEXT_TYPE_server_name, G,
-                                      TLSEXT_TYPE_early_data,
+  const std::vector<uint16_t> good = {G, TLSEXT_TYPE_server_name, G, TLSEXT_TYPE_early_data,
                                       TLSEXT_TYPE_pre_shared_key};
-  CHECK(SSL_set_client_hello_extension_order(ssl.get(), good.data(),
-                                             good.size(), 0) == 1);
+  CHECK(SSL_set_client_hello_extension_order(ssl.get(), good.data(), good.size(), 0) == 1);
   // An empty list goes back to the built-in order.
   CHECK(SSL_set_client_hello_extension_order(ssl.get(), nullptr, 0, 0) == 1);
 }
@@ -179,8 +161,7 @@ TEST_CASE("0020: the handshake fails cleanly if the spec cannot be honoured",
   SECTION("unknown code point without a raw body") {
     MemConn c = make_client(ctx.get());
     const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name, kUnknownExt};
-    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                                 order.size(), 0));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
     CHECK(SSL_do_handshake(c.ssl.get()) != 1);
     ErrorInfo e = drain_errors();
     INFO(e.text);
@@ -190,20 +171,16 @@ TEST_CASE("0020: the handshake fails cleanly if the spec cannot be honoured",
   SECTION("a listed built-in extension the SSL is not configured to send") {
     MemConn c = make_client(ctx.get());
     // status_request needs SSL_enable_ocsp_stapling; ALPN needs protocols.
-    for (uint16_t missing :
-         {uint16_t{TLSEXT_TYPE_status_request},
-          uint16_t{TLSEXT_TYPE_application_layer_protocol_negotiation}}) {
+    for (uint16_t missing : {uint16_t{TLSEXT_TYPE_status_request},
+                             uint16_t{TLSEXT_TYPE_application_layer_protocol_negotiation}}) {
       MemConn c2 = make_client(ctx.get());
-      const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name, missing,
-                                           TLSEXT_TYPE_key_share};
-      REQUIRE(SSL_set_client_hello_extension_order(c2.ssl.get(), order.data(),
-                                                   order.size(), 0));
+      const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name, missing, TLSEXT_TYPE_key_share};
+      REQUIRE(SSL_set_client_hello_extension_order(c2.ssl.get(), order.data(), order.size(), 0));
       CHECK(SSL_do_handshake(c2.ssl.get()) != 1);
       ErrorInfo e = drain_errors();
       INFO(e.text);
       CHECK(e.has_reason(SSL_R_CLIENT_HELLO_SPEC_EXTENSION_NOT_SENT));
-      CHECK(e.text.find("extension " + std::to_string(missing)) !=
-            std::string::npos);
+      CHECK(e.text.find("extension " + std::to_string(missing)) != std::string::npos);
     }
   }
 }
@@ -215,18 +192,19 @@ TEST_CASE("0020: padding goes where the spec puts it, by BoringSSL's rule",
   const Bytes filler(150, 0x61);
   auto hello_with = [&](const std::vector<uint16_t>& order, size_t fill) {
     MemConn c = make_client(ctx.get());
-    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                                 order.size(), 0));
-    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt,
-                                               filler.data(), fill));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
+    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, filler.data(), fill));
     return parse_first_client_hello(client_first_flight(c));
   };
 
   SECTION("padding last") {
-    const std::vector<uint16_t> order = {
-        TLSEXT_TYPE_server_name, kUnknownExt, TLSEXT_TYPE_supported_groups,
-        TLSEXT_TYPE_key_share, TLSEXT_TYPE_supported_versions,
-        TLSEXT_TYPE_signature_algorithms, TLSEXT_TYPE_padding};
+    const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name,
+                                         kUnknownExt,
+                                         TLSEXT_TYPE_supported_groups,
+                                         TLSEXT_TYPE_key_share,
+                                         TLSEXT_TYPE_supported_versions,
+                                         TLSEXT_TYPE_signature_algorithms,
+                                         TLSEXT_TYPE_padding};
     ClientHello ch = hello_with(order, filler.size());
     REQUIRE(ch.find(TLSEXT_TYPE_padding) != nullptr);
     CHECK(ch.extension_types() == order);
@@ -235,35 +213,32 @@ TEST_CASE("0020: padding goes where the spec puts it, by BoringSSL's rule",
   }
   SECTION("padding in the middle: the extensions after it count too") {
     const std::vector<uint16_t> order = {
-        TLSEXT_TYPE_server_name, TLSEXT_TYPE_padding, kUnknownExt,
-        TLSEXT_TYPE_supported_groups, TLSEXT_TYPE_key_share,
-        TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_signature_algorithms};
+        TLSEXT_TYPE_server_name,         TLSEXT_TYPE_padding,   kUnknownExt,
+        TLSEXT_TYPE_supported_groups,    TLSEXT_TYPE_key_share, TLSEXT_TYPE_supported_versions,
+        TLSEXT_TYPE_signature_algorithms};
     ClientHello ch = hello_with(order, filler.size());
     CHECK(ch.extension_types() == order);
     CHECK(ch.body_length + 4 == 512);
   }
   SECTION("no padding outside 256..511 bytes, though listed") {
-    const std::vector<uint16_t> order = {
-        TLSEXT_TYPE_server_name, kUnknownExt, TLSEXT_TYPE_supported_groups,
-        TLSEXT_TYPE_key_share, TLSEXT_TYPE_supported_versions,
-        TLSEXT_TYPE_padding};
+    const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name,        kUnknownExt,
+                                         TLSEXT_TYPE_supported_groups,   TLSEXT_TYPE_key_share,
+                                         TLSEXT_TYPE_supported_versions, TLSEXT_TYPE_padding};
     ClientHello small = hello_with(order, 0);
     CHECK(small.body_length + 4 < 256);
     CHECK(small.find(TLSEXT_TYPE_padding) == nullptr);
     const Bytes big_filler(600, 0x62);
     MemConn c = make_client(ctx.get());
-    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                                 order.size(), 0));
-    REQUIRE(SSL_set_client_hello_raw_extension(
-        c.ssl.get(), kUnknownExt, big_filler.data(), big_filler.size()));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
+    REQUIRE(
+        SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, big_filler.data(), big_filler.size()));
     ClientHello big = parse_first_client_hello(client_first_flight(c));
     CHECK(big.body_length + 4 > 512);
     CHECK(big.find(TLSEXT_TYPE_padding) == nullptr);
   }
 }
 
-TEST_CASE("0020: Chrome-style permutation keeps the fixed places",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: Chrome-style permutation keeps the fixed places", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   std::vector<uint16_t> order = kOrder;
   order.insert(order.end() - 1, TLSEXT_TYPE_padding);
@@ -271,12 +246,10 @@ TEST_CASE("0020: Chrome-style permutation keeps the fixed places",
   for (int i = 0; i < 16; i++) {
     MemConn c = make_client(ctx.get());
     set_alpn(c.ssl.get());
-    REQUIRE(SSL_set_client_hello_extension_order(
-        c.ssl.get(), order.data(), order.size(),
-        SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(),
+                                                 SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
     const uint8_t raw[] = {9};
-    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw,
-                                               1));
+    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw, 1));
     ClientHello ch = parse_first_client_hello(client_first_flight(c));
     std::vector<uint16_t> types = ch.extension_types();
     // GREASE first and last; the rest the same set as listed.
@@ -305,12 +278,10 @@ TEST_CASE("0020: after HelloRetryRequest the order and GREASE values are kept",
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
     set_alpn(c.ssl.get());
-    REQUIRE(SSL_set_client_hello_extension_order(
-        c.ssl.get(), kOrder.data(), kOrder.size(),
-        SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(), kOrder.size(),
+                                                 SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
     const uint8_t raw[] = {7, 7};
-    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw,
-                                               2));
+    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, raw, 2));
     HandshakeResult r = run_handshake(c, s);
     INFO(r.describe());
     REQUIRE(r.ok);
@@ -333,35 +304,28 @@ TEST_CASE("0020: after HelloRetryRequest the order and GREASE values are kept",
   }
 }
 
-TEST_CASE("0020: a server answering an extension we sent raw is refused",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: a server answering an extension we sent raw is refused", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   MemConn c = make_client(ctx.get());
   REQUIRE(SSL_set_max_proto_version(c.ssl.get(), TLS1_2_VERSION));
-  const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name,
-                                       TLSEXT_TYPE_supported_groups,
-                                       TLSEXT_TYPE_signature_algorithms,
-                                       kUnknownExt};
-  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(),
-                                               order.size(), 0));
-  REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt,
-                                             nullptr, 0));
+  const std::vector<uint16_t> order = {TLSEXT_TYPE_server_name, TLSEXT_TYPE_supported_groups,
+                                       TLSEXT_TYPE_signature_algorithms, kUnknownExt};
+  REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), order.data(), order.size(), 0));
+  REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, nullptr, 0));
   ClientHello ch = parse_first_client_hello(client_first_flight(c));
   CHECK(ch.body(kUnknownExt).empty());
   Extension answer;
   answer.type = kUnknownExt;
   // A TLS 1.2 server that starts a new session does not echo the client's
   // session ID (0026 makes it non-empty; echoing it would be refused first).
-  ScriptResult res = feed_client(
-      c, server_hello_record(ch, 0xc02b /* ECDHE-ECDSA-AES128-GCM */,
-                             {answer}, /*hrr=*/false, /*fresh_session_id=*/true));
+  ScriptResult res = feed_client(c, server_hello_record(ch, 0xc02b /* ECDHE-ECDSA-AES128-GCM */, {answer},
+                                                        /*hrr=*/false, /*fresh_session_id=*/true));
   INFO(res.error.text);
   CHECK(res.failed);
   CHECK(res.error.has_reason(SSL_R_UNEXPECTED_EXTENSION));
 }
 
-TEST_CASE("0020: a full handshake with an ordered spec",
-          "[boringssl][client_hello][0020]") {
+TEST_CASE("0020: a full handshake with an ordered spec", "[boringssl][client_hello][0020]") {
   auto ctx = make_client_ctx();
   for (uint16_t max : {uint16_t{TLS1_3_VERSION}, uint16_t{TLS1_2_VERSION}}) {
     auto sctx = make_server_ctx(KeyType::kRsa2048);
@@ -370,11 +334,9 @@ TEST_CASE("0020: a full handshake with an ordered spec",
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
     set_alpn(c.ssl.get());
-    REQUIRE(SSL_set_client_hello_extension_order(
-        c.ssl.get(), kOrder.data(), kOrder.size(),
-        SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
-    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt,
-                                               nullptr, 0));
+    REQUIRE(SSL_set_client_hello_extension_order(c.ssl.get(), kOrder.data(), kOrder.size(),
+                                                 SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS));
+    REQUIRE(SSL_set_client_hello_raw_extension(c.ssl.get(), kUnknownExt, nullptr, 0));
     HandshakeResult r = run_handshake(c, s);
     INFO(r.describe());
     REQUIRE(r.ok);

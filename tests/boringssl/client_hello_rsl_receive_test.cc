@@ -2,12 +2,11 @@
 // answered the limit we advertised, a protected record from it whose
 // plaintext is larger (TLS 1.3: TLSInnerPlaintext, content type and padding
 // included) is a record_overflow. Before 0030 such records were accepted.
-#include <catch2/catch.hpp>
-
-#include <openssl/ssl.h>
-
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -16,11 +15,10 @@ using namespace bssltest;
 
 namespace {
 
-const std::vector<uint16_t> kOrder = {
-    TLSEXT_TYPE_server_name,          TLSEXT_TYPE_supported_groups,
-    TLSEXT_TYPE_ec_point_formats,     TLSEXT_TYPE_signature_algorithms,
-    TLSEXT_TYPE_record_size_limit,    TLSEXT_TYPE_key_share,
-    TLSEXT_TYPE_supported_versions};
+const std::vector<uint16_t> kOrder = {TLSEXT_TYPE_server_name,       TLSEXT_TYPE_supported_groups,
+                                      TLSEXT_TYPE_ec_point_formats,  TLSEXT_TYPE_signature_algorithms,
+                                      TLSEXT_TYPE_record_size_limit, TLSEXT_TYPE_key_share,
+                                      TLSEXT_TYPE_supported_versions};
 
 struct Pair {
   MemConn c, s;
@@ -29,16 +27,13 @@ struct Pair {
 
 // A handshake in |version| where the client advertises |client_limit| and the
 // server, if |server_limit| is not zero, answers with its own.
-void connect(Pair& p, SSL_CTX* cctx, uint16_t version, uint16_t client_limit,
-             uint16_t server_limit) {
+void connect(Pair& p, SSL_CTX* cctx, uint16_t version, uint16_t client_limit, uint16_t server_limit) {
   p.sctx = make_server_ctx();
   REQUIRE(SSL_CTX_set_max_proto_version(p.sctx.get(), version));
-  REQUIRE(SSL_CTX_set_strict_cipher_list(p.sctx.get(),
-                                         "ECDHE-ECDSA-AES128-GCM-SHA256"));
+  REQUIRE(SSL_CTX_set_strict_cipher_list(p.sctx.get(), "ECDHE-ECDSA-AES128-GCM-SHA256"));
   p.c = make_client(cctx);
   p.s = make_server(p.sctx.get());
-  REQUIRE(SSL_set_client_hello_extension_order(p.c.ssl.get(), kOrder.data(),
-                                               kOrder.size(), 0));
+  REQUIRE(SSL_set_client_hello_extension_order(p.c.ssl.get(), kOrder.data(), kOrder.size(), 0));
   REQUIRE(SSL_set_record_size_limit(p.c.ssl.get(), client_limit));
   REQUIRE(SSL_set_record_size_limit(p.s.ssl.get(), server_limit));
   HandshakeResult r = run_handshake(p.c, p.s);
@@ -50,12 +45,10 @@ void connect(Pair& p, SSL_CTX* cctx, uint16_t version, uint16_t client_limit,
 // |from| writes |n| bytes in records of up to |fragment| plaintext bytes
 // (ignoring the peer's limit; 0: as the limit allows); |to| reads them. Returns |to|'s error, or an
 // empty ErrorInfo if it read them all.
-ErrorInfo send_fragments(MemConn& from, MemConn& to, size_t n,
-                         size_t fragment, Bytes* to_wrote) {
+ErrorInfo send_fragments(MemConn& from, MemConn& to, size_t n, size_t fragment, Bytes* to_wrote) {
   if (fragment != 0) REQUIRE(SSL_set_max_send_fragment(from.ssl.get(), fragment));
   std::string data(n, 'x');
-  REQUIRE(SSL_write(from.ssl.get(), data.data(), static_cast<int>(n)) ==
-          static_cast<int>(n));
+  REQUIRE(SSL_write(from.ssl.get(), data.data(), static_cast<int>(n)) == static_cast<int>(n));
   to.feed(from.take_output());
   size_t got = 0;
   char buf[4096];
@@ -63,8 +56,7 @@ ErrorInfo send_fragments(MemConn& from, MemConn& to, size_t n,
     int r = SSL_read(to.ssl.get(), buf, sizeof(buf));
     if (r <= 0) {
       ErrorInfo e = drain_errors();
-      if (e.codes.empty()) e.text = "no error, SSL_read returned " +
-                                    std::to_string(r);
+      if (e.codes.empty()) e.text = "no error, SSL_read returned " + std::to_string(r);
       *to_wrote = to.take_output();
       return e;
     }
@@ -76,9 +68,10 @@ ErrorInfo send_fragments(MemConn& from, MemConn& to, size_t n,
 
 }  // namespace
 
-TEST_CASE("0030: a record over the record_size_limit the peer answered is a "
-          "record_overflow",
-          "[boringssl][client_hello][0030]") {
+TEST_CASE(
+    "0030: a record over the record_size_limit the peer answered is a "
+    "record_overflow",
+    "[boringssl][client_hello][0030]") {
   auto cctx = make_client_ctx();
   struct Case {
     const char* name;
@@ -122,8 +115,7 @@ TEST_CASE("0030: a record over the record_size_limit the peer answered is a "
   }
 }
 
-TEST_CASE("0030: a server holds a client to the limit it answered",
-          "[boringssl][client_hello][0030]") {
+TEST_CASE("0030: a server holds a client to the limit it answered", "[boringssl][client_hello][0030]") {
   auto cctx = make_client_ctx();
   Pair p;
   connect(p, cctx.get(), TLS1_3_VERSION, 0x4001, 512);

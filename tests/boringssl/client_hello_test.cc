@@ -5,17 +5,16 @@
 //
 // The values come from bogdanfinn/utls u_parrots.go (HelloChrome_133 and
 // HelloFirefox_120).
-#include <catch2/catch.hpp>
-
-#include <openssl/bytestring.h>
-#include <openssl/err.h>
-#include <openssl/pool.h>
-#include <openssl/ssl.h>
-
 #include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
+#include <openssl/bytestring.h>
+#include <openssl/err.h>
+#include <openssl/pool.h>
+#include <openssl/ssl.h>
 
 #include "support/client_hello_parser.h"
 #include "support/tls_harness.h"
@@ -32,8 +31,8 @@ constexpr uint16_t kHybrid = SSL_CURVE_X25519KYBER768;  // same share size
 #endif
 
 struct BrowserSpec {
-  std::vector<uint16_t> ciphers, extensions, groups, key_shares, sigalgs,
-      versions, cert_compression, delegated_credentials;
+  std::vector<uint16_t> ciphers, extensions, groups, key_shares, sigalgs, versions, cert_compression,
+      delegated_credentials;
   bool permute = false;
   uint16_t record_size_limit = 0;
   bool alps = false;
@@ -41,17 +40,13 @@ struct BrowserSpec {
 
 const BrowserSpec& chrome133() {
   static const BrowserSpec spec = {
-      /*ciphers=*/{G, 0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c, 0xc030,
-                   0xcca9, 0xcca8, 0xc013, 0xc014, 0x009c, 0x009d, 0x002f,
-                   0x0035},
+      /*ciphers=*/{G, 0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0xc013, 0xc014,
+                   0x009c, 0x009d, 0x002f, 0x0035},
       /*extensions=*/
-      {G, 0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 17613,
-       65037, G},
-      /*groups=*/{G, kHybrid, SSL_CURVE_X25519, SSL_CURVE_SECP256R1,
-                  SSL_CURVE_SECP384R1},
+      {G, 0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 17613, 65037, G},
+      /*groups=*/{G, kHybrid, SSL_CURVE_X25519, SSL_CURVE_SECP256R1, SSL_CURVE_SECP384R1},
       /*key_shares=*/{G, kHybrid, SSL_CURVE_X25519},
-      /*sigalgs=*/{0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806,
-                   0x0601},
+      /*sigalgs=*/{0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601},
       /*versions=*/{G, TLS1_3_VERSION, TLS1_2_VERSION},
       /*cert_compression=*/{TLSEXT_cert_compression_brotli},
       /*delegated_credentials=*/{},
@@ -64,16 +59,14 @@ const BrowserSpec& chrome133() {
 
 const BrowserSpec& firefox() {
   static const BrowserSpec spec = {
-      /*ciphers=*/{0x1301, 0x1303, 0x1302, 0xc02b, 0xc02f, 0xcca9, 0xcca8,
-                   0xc02c, 0xc030, 0xc00a, 0xc009, 0xc013, 0xc014, 0x009c,
-                   0x009d, 0x002f, 0x0035},
+      /*ciphers=*/{0x1301, 0x1303, 0x1302, 0xc02b, 0xc02f, 0xcca9, 0xcca8, 0xc02c, 0xc030, 0xc00a, 0xc009,
+                   0xc013, 0xc014, 0x009c, 0x009d, 0x002f, 0x0035},
       /*extensions=*/
       {0, 23, 65281, 10, 11, 35, 16, 5, 34, 51, 43, 13, 45, 28, 65037},
-      /*groups=*/{SSL_CURVE_X25519, SSL_CURVE_SECP256R1, SSL_CURVE_SECP384R1,
-                  SSL_CURVE_SECP521R1, 0x0100, 0x0101},
+      /*groups=*/
+      {SSL_CURVE_X25519, SSL_CURVE_SECP256R1, SSL_CURVE_SECP384R1, SSL_CURVE_SECP521R1, 0x0100, 0x0101},
       /*key_shares=*/{SSL_CURVE_X25519, SSL_CURVE_SECP256R1},
-      /*sigalgs=*/{0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0401,
-                   0x0501, 0x0601, 0x0203, 0x0201},
+      /*sigalgs=*/{0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601, 0x0203, 0x0201},
       /*versions=*/{TLS1_3_VERSION, TLS1_2_VERSION},
       /*cert_compression=*/{},
       /*delegated_credentials=*/{0x0403, 0x0503, 0x0603, 0x0203},
@@ -91,8 +84,7 @@ int g_decompressions = 0;
 int fake_compress(SSL*, CBB* out, const uint8_t* in, size_t in_len) {
   return CBB_add_u8(out, 0xb7) && CBB_add_bytes(out, in, in_len);
 }
-int fake_decompress(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len,
-                    const uint8_t* in, size_t in_len) {
+int fake_decompress(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len, const uint8_t* in, size_t in_len) {
   g_decompressions++;
   if (in_len != uncompressed_len + 1 || in[0] != 0xb7) return 0;
   *out = CRYPTO_BUFFER_new(in + 1, uncompressed_len, nullptr);
@@ -101,50 +93,46 @@ int fake_decompress(SSL*, CRYPTO_BUFFER** out, size_t uncompressed_len,
 
 bssl::UniquePtr<SSL_CTX> browser_ctx() {
   auto ctx = make_client_ctx();
-  REQUIRE(SSL_CTX_add_cert_compression_alg(
-      ctx.get(), TLSEXT_cert_compression_brotli, nullptr, fake_decompress));
+  REQUIRE(
+      SSL_CTX_add_cert_compression_alg(ctx.get(), TLSEXT_cert_compression_brotli, nullptr, fake_decompress));
   return ctx;
 }
 
 void configure(SSL* ssl, const BrowserSpec& spec) {
-  static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p',
-                                  '/', '1', '.', '1'};
+  static const uint8_t kAlpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
   REQUIRE(SSL_set_alpn_protos(ssl, kAlpn, sizeof(kAlpn)) == 0);
   SSL_enable_ocsp_stapling(ssl);
   SSL_enable_signed_cert_timestamps(ssl);
   SSL_set_enable_ech_grease(ssl, 1);
   if (spec.alps) {
-    REQUIRE(SSL_add_application_settings(
-        ssl, reinterpret_cast<const uint8_t*>("h2"), 2, nullptr, 0));
+    REQUIRE(SSL_add_application_settings(ssl, reinterpret_cast<const uint8_t*>("h2"), 2, nullptr, 0));
   }
-  REQUIRE(SSL_set_client_hello_cipher_suites(ssl, spec.ciphers.data(),
-                                             spec.ciphers.size()));
-  REQUIRE(SSL_set_client_hello_extension_order(
-      ssl, spec.extensions.data(), spec.extensions.size(),
-      spec.permute ? SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS : 0));
-  REQUIRE(SSL_set_client_hello_groups(ssl, spec.groups.data(),
-                                      spec.groups.size()));
-  REQUIRE(SSL_set_client_hello_key_shares(ssl, spec.key_shares.data(),
-                                          spec.key_shares.size()));
-  REQUIRE(SSL_set_client_hello_signature_algorithms(ssl, spec.sigalgs.data(),
-                                                    spec.sigalgs.size()));
-  REQUIRE(SSL_set_client_hello_versions(ssl, spec.versions.data(),
-                                        spec.versions.size()));
-  REQUIRE(SSL_set_client_hello_cert_compression_algs(
-      ssl, spec.cert_compression.data(), spec.cert_compression.size()));
-  REQUIRE(SSL_set_client_hello_delegated_credentials(
-      ssl, spec.delegated_credentials.data(),
-      spec.delegated_credentials.size()));
+  REQUIRE(SSL_set_client_hello_cipher_suites(ssl, spec.ciphers.data(), spec.ciphers.size()));
+  REQUIRE(SSL_set_client_hello_extension_order(ssl, spec.extensions.data(), spec.extensions.size(),
+                                               spec.permute ? SSL_CLIENT_HELLO_PERMUTE_EXTENSIONS : 0));
+  REQUIRE(SSL_set_client_hello_groups(ssl, spec.groups.data(), spec.groups.size()));
+  REQUIRE(SSL_set_client_hello_key_shares(ssl, spec.key_shares.data(), spec.key_shares.size()));
+  REQUIRE(SSL_set_client_hello_signature_algorithms(ssl, spec.sigalgs.data(), spec.sigalgs.size()));
+  REQUIRE(SSL_set_client_hello_versions(ssl, spec.versions.data(), spec.versions.size()));
+  REQUIRE(SSL_set_client_hello_cert_compression_algs(ssl, spec.cert_compression.data(),
+                                                     spec.cert_compression.size()));
+  REQUIRE(SSL_set_client_hello_delegated_credentials(ssl, spec.delegated_credentials.data(),
+                                                     spec.delegated_credentials.size()));
   REQUIRE(SSL_set_record_size_limit(ssl, spec.record_size_limit));
 }
 
 size_t share_size(uint16_t group) {
   switch (group) {
-    case SSL_CURVE_X25519: return 32;
-    case SSL_CURVE_SECP256R1: return 65;
-    case SSL_CURVE_SECP384R1: return 97;
-    case SSL_CURVE_SECP521R1: return 133;
-    case kHybrid: return 1216;
+    case SSL_CURVE_X25519:
+      return 32;
+    case SSL_CURVE_SECP256R1:
+      return 65;
+    case SSL_CURVE_SECP384R1:
+      return 97;
+    case SSL_CURVE_SECP521R1:
+      return 133;
+    case kHybrid:
+      return 1216;
   }
   return 0;
 }
@@ -159,11 +147,10 @@ std::vector<uint16_t> placeholders(std::vector<uint16_t> v) {
 
 // Every GREASE value a ClientHello carries, by where it is.
 struct GreaseValues {
-  uint16_t cipher = 0, ext_first = 0, ext_last = 0, group = 0, share = 0,
-           version = 0;
+  uint16_t cipher = 0, ext_first = 0, ext_last = 0, group = 0, share = 0, version = 0;
   bool operator==(const GreaseValues& o) const {
-    return cipher == o.cipher && ext_first == o.ext_first &&
-           ext_last == o.ext_last && group == o.group && version == o.version;
+    return cipher == o.cipher && ext_first == o.ext_first && ext_last == o.ext_last && group == o.group &&
+           version == o.version;
   }
 };
 
@@ -193,12 +180,10 @@ void check_common_hello(const ClientHello& ch, const BrowserSpec& spec) {
   CHECK(server_name(ch.body(TLSEXT_TYPE_server_name)) == kTestHost);
   CHECK(ch.body(TLSEXT_TYPE_extended_master_secret).empty());
   CHECK(ch.body(TLSEXT_TYPE_renegotiate) == Bytes{0});
-  CHECK(placeholders(u16_list(ch.body(TLSEXT_TYPE_supported_groups))) ==
-        spec.groups);
+  CHECK(placeholders(u16_list(ch.body(TLSEXT_TYPE_supported_groups))) == spec.groups);
   CHECK(ch.body(TLSEXT_TYPE_ec_point_formats) == (Bytes{1, 0}));
   CHECK(ch.body(TLSEXT_TYPE_session_ticket).empty());
-  CHECK(protocol_list(ch.body(
-            TLSEXT_TYPE_application_layer_protocol_negotiation)) ==
+  CHECK(protocol_list(ch.body(TLSEXT_TYPE_application_layer_protocol_negotiation)) ==
         (std::vector<std::string>{"h2", "http/1.1"}));
   CHECK(ch.body(TLSEXT_TYPE_status_request) == (Bytes{1, 0, 0, 0, 0}));
   CHECK(u16_list(ch.body(TLSEXT_TYPE_signature_algorithms)) == spec.sigalgs);
@@ -214,8 +199,7 @@ void check_common_hello(const ClientHello& ch, const BrowserSpec& spec) {
       CHECK(ks[i].key_exchange.size() == share_size(spec.key_shares[i]));
     }
   }
-  CHECK(placeholders(u16_list_u8len(
-            ch.body(TLSEXT_TYPE_supported_versions))) == spec.versions);
+  CHECK(placeholders(u16_list_u8len(ch.body(TLSEXT_TYPE_supported_versions))) == spec.versions);
   CHECK(ch.body(TLSEXT_TYPE_psk_key_exchange_modes) == (Bytes{1, 1}));
   // ECH GREASE: an outer ClientHello extension (type byte 0).
   REQUIRE(!ch.body(TLSEXT_TYPE_encrypted_client_hello).empty());
@@ -226,8 +210,7 @@ void check_common_hello(const ClientHello& ch, const BrowserSpec& spec) {
 
 }  // namespace
 
-TEST_CASE("Chrome 133 spec: the ClientHello on the wire",
-          "[boringssl][client_hello][chrome]") {
+TEST_CASE("Chrome 133 spec: the ClientHello on the wire", "[boringssl][client_hello][chrome]") {
   auto ctx = browser_ctx();
   const BrowserSpec& spec = chrome133();
   std::set<std::vector<uint16_t>> orders;
@@ -245,8 +228,7 @@ TEST_CASE("Chrome 133 spec: the ClientHello on the wire",
     CHECK(ch.extensions.front().body.empty());
     CHECK(ch.extensions.back().body == Bytes{0});
     std::multiset<uint16_t> got(types.begin() + 1, types.end() - 1);
-    std::multiset<uint16_t> want(spec.extensions.begin() + 1,
-                                 spec.extensions.end() - 1);
+    std::multiset<uint16_t> want(spec.extensions.begin() + 1, spec.extensions.end() - 1);
     CHECK(got == want);
     orders.insert(types);
 
@@ -259,10 +241,8 @@ TEST_CASE("Chrome 133 spec: the ClientHello on the wire",
     CHECK(g.ext_first != g.ext_last);
 
     CHECK(ch.body(TLSEXT_TYPE_certificate_timestamp).empty());
-    CHECK(u16_list_u8len(ch.body(TLSEXT_TYPE_cert_compression)) ==
-          spec.cert_compression);
-    CHECK(protocol_list(ch.body(TLSEXT_TYPE_application_settings)) ==
-          std::vector<std::string>{"h2"});
+    CHECK(u16_list_u8len(ch.body(TLSEXT_TYPE_cert_compression)) == spec.cert_compression);
+    CHECK(protocol_list(ch.body(TLSEXT_TYPE_application_settings)) == std::vector<std::string>{"h2"});
     CHECK(ch.find(TLSEXT_TYPE_application_settings_old) == nullptr);
     CHECK(ch.find(TLSEXT_TYPE_record_size_limit) == nullptr);
     CHECK(ch.find(TLSEXT_TYPE_delegated_credential) == nullptr);
@@ -270,8 +250,7 @@ TEST_CASE("Chrome 133 spec: the ClientHello on the wire",
   CHECK(orders.size() > 1);  // permuted per connection
 }
 
-TEST_CASE("Firefox spec: the ClientHello on the wire",
-          "[boringssl][client_hello][firefox]") {
+TEST_CASE("Firefox spec: the ClientHello on the wire", "[boringssl][client_hello][firefox]") {
   auto ctx = browser_ctx();
   const BrowserSpec& spec = firefox();
   MemConn c = make_client(ctx.get());
@@ -285,8 +264,7 @@ TEST_CASE("Firefox spec: the ClientHello on the wire",
   CHECK(g.ext_first == 0);
   CHECK(g.group == 0);
   CHECK(g.version == 0);
-  CHECK(u16_list(ch.body(TLSEXT_TYPE_delegated_credential)) ==
-        spec.delegated_credentials);
+  CHECK(u16_list(ch.body(TLSEXT_TYPE_delegated_credential)) == spec.delegated_credentials);
   CHECK(ch.body(TLSEXT_TYPE_record_size_limit) == (Bytes{0x40, 0x01}));
   CHECK(ch.find(TLSEXT_TYPE_certificate_timestamp) == nullptr);
   CHECK(ch.find(TLSEXT_TYPE_cert_compression) == nullptr);
@@ -307,18 +285,16 @@ TEST_CASE("Browser specs: full handshakes, HelloRetryRequest and TLS 1.2",
     bool expect_hrr;
   };
   const Case cases[] = {
-      {"Chrome, hybrid", &chrome133(), nullptr, TLS1_3_VERSION,
-       KeyType::kEcdsaP256, kHybrid, false},
-      {"Chrome, HRR to P-256", &chrome133(), "P-256", TLS1_3_VERSION,
-       KeyType::kRsa2048, SSL_CURVE_SECP256R1, true},
-      {"Chrome, TLS 1.2", &chrome133(), "P-256", TLS1_2_VERSION,
-       KeyType::kRsa2048, SSL_CURVE_SECP256R1, false},
-      {"Firefox, X25519", &firefox(), "X25519", TLS1_3_VERSION,
-       KeyType::kEcdsaP256, SSL_CURVE_X25519, false},
-      {"Firefox, HRR to P-384", &firefox(), "P-384", TLS1_3_VERSION,
-       KeyType::kRsa2048, SSL_CURVE_SECP384R1, true},
-      {"Firefox, TLS 1.2", &firefox(), "P-521", TLS1_2_VERSION,
-       KeyType::kEcdsaP256, SSL_CURVE_SECP521R1, false},
+      {"Chrome, hybrid", &chrome133(), nullptr, TLS1_3_VERSION, KeyType::kEcdsaP256, kHybrid, false},
+      {"Chrome, HRR to P-256", &chrome133(), "P-256", TLS1_3_VERSION, KeyType::kRsa2048, SSL_CURVE_SECP256R1,
+       true},
+      {"Chrome, TLS 1.2", &chrome133(), "P-256", TLS1_2_VERSION, KeyType::kRsa2048, SSL_CURVE_SECP256R1,
+       false},
+      {"Firefox, X25519", &firefox(), "X25519", TLS1_3_VERSION, KeyType::kEcdsaP256, SSL_CURVE_X25519, false},
+      {"Firefox, HRR to P-384", &firefox(), "P-384", TLS1_3_VERSION, KeyType::kRsa2048, SSL_CURVE_SECP384R1,
+       true},
+      {"Firefox, TLS 1.2", &firefox(), "P-521", TLS1_2_VERSION, KeyType::kEcdsaP256, SSL_CURVE_SECP521R1,
+       false},
   };
   for (const Case& tc : cases) {
     INFO(tc.name);
@@ -331,16 +307,15 @@ TEST_CASE("Browser specs: full handshakes, HelloRetryRequest and TLS 1.2",
       const std::string groups = std::string(SSL_get_curve_name(kHybrid)) + ":X25519";
       REQUIRE(SSL_CTX_set1_curves_list(sctx.get(), groups.c_str()));
     }
-    REQUIRE(SSL_CTX_add_cert_compression_alg(
-        sctx.get(), TLSEXT_cert_compression_brotli, fake_compress, nullptr));
+    REQUIRE(
+        SSL_CTX_add_cert_compression_alg(sctx.get(), TLSEXT_cert_compression_brotli, fake_compress, nullptr));
     SSL_CTX_enable_ocsp_stapling(sctx.get());
     MemConn c = make_client(ctx.get());
     MemConn s = make_server(sctx.get());
     configure(c.ssl.get(), *tc.spec);
     // The server answers ALPS on the new code point, as Google's do.
-    REQUIRE(SSL_add_application_settings(
-        s.ssl.get(), reinterpret_cast<const uint8_t*>("h2"), 2,
-        reinterpret_cast<const uint8_t*>("settings"), 8));
+    REQUIRE(SSL_add_application_settings(s.ssl.get(), reinterpret_cast<const uint8_t*>("h2"), 2,
+                                         reinterpret_cast<const uint8_t*>("settings"), 8));
     SSL_set_alps_use_new_codepoint(s.ssl.get(), 1);
     REQUIRE(SSL_set_record_size_limit(s.ssl.get(), 0x4001));
     g_decompressions = 0;
@@ -355,13 +330,11 @@ TEST_CASE("Browser specs: full handshakes, HelloRetryRequest and TLS 1.2",
     SSL_get0_alpn_selected(c.ssl.get(), &proto, &proto_len);
     CHECK(std::string(reinterpret_cast<const char*>(proto), proto_len) == "h2");
     const bool tls13 = tc.server_max == TLS1_3_VERSION;
-    CHECK(SSL_has_application_settings(c.ssl.get()) ==
-          (tls13 && tc.spec->alps));
+    CHECK(SSL_has_application_settings(c.ssl.get()) == (tls13 && tc.spec->alps));
     CHECK(g_decompressions == (tls13 && !tc.spec->cert_compression.empty() ? 1 : 0));
     const SSL_CIPHER* cipher = SSL_get_current_cipher(c.ssl.get());
     REQUIRE(cipher != nullptr);
-    CHECK(std::find(tc.spec->ciphers.begin(), tc.spec->ciphers.end(),
-                    SSL_CIPHER_get_protocol_id(cipher)) !=
+    CHECK(std::find(tc.spec->ciphers.begin(), tc.spec->ciphers.end(), SSL_CIPHER_get_protocol_id(cipher)) !=
           tc.spec->ciphers.end());
 
     Bytes all;
@@ -379,8 +352,7 @@ TEST_CASE("Browser specs: full handshakes, HelloRetryRequest and TLS 1.2",
       CHECK(h1.session_id == h2.session_id);
       CHECK(h1.cipher_suites == h2.cipher_suites);
       for (uint16_t type : h1.extension_types()) {
-        if (type == TLSEXT_TYPE_key_share ||
-            type == TLSEXT_TYPE_encrypted_client_hello) {
+        if (type == TLSEXT_TYPE_key_share || type == TLSEXT_TYPE_encrypted_client_hello) {
           continue;
         }
         INFO("extension " << type);

@@ -1,14 +1,14 @@
 // X25519MLKEM768 (patch 0011): a full handshake in memory on that group,
 // and the shape of the ClientHello's key shares when it leads the list.
+#include <string>
+#include <vector>
+
 #include <catch2/catch.hpp>
 #include <openssl/bytestring.h>
 #include <openssl/ec_key.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -40,7 +40,8 @@ bool handshake(SSL* client, SSL* server, std::string* first_client_flight) {
     const uint8_t* data;
     size_t len;
     if (BIO_mem_contents(cw, &data, &len) && len > 0) {
-      if (first_client_flight && first_client_flight->empty()) first_client_flight->assign(reinterpret_cast<const char*>(data), len);
+      if (first_client_flight && first_client_flight->empty())
+        first_client_flight->assign(reinterpret_cast<const char*>(data), len);
       BIO_write(SSL_get_rbio(server), data, static_cast<int>(len));
       BIO_reset(cw);
     }
@@ -126,7 +127,8 @@ TEST_CASE("X25519MLKEM768: a handshake on the hybrid group", "[boringssl][mlkem]
   CHECK(std::string(buf, 4) == "ping");
 }
 
-TEST_CASE("X25519MLKEM768: shares as Chrome sends them (hybrid + an independent X25519)", "[boringssl][mlkem]") {
+TEST_CASE("X25519MLKEM768: shares as Chrome sends them (hybrid + an independent X25519)",
+          "[boringssl][mlkem]") {
   Pair p("X25519MLKEM768:X25519:P-256", "X25519");
   std::string flight;
   REQUIRE(handshake(p.client.get(), p.server.get(), &flight));
@@ -149,7 +151,8 @@ TEST_CASE("X25519MLKEM768: HelloRetryRequest to the hybrid group", "[boringssl][
   CHECK(SSL_get_curve_id(p.client.get()) == SSL_CURVE_X25519MLKEM768);
 }
 
-TEST_CASE("X25519MLKEM768: one X25519 key for both shares when the spec says so (Firefox)", "[boringssl][mlkem]") {
+TEST_CASE("X25519MLKEM768: one X25519 key for both shares when the spec says so (Firefox)",
+          "[boringssl][mlkem]") {
   for (const char* server_group : {"X25519", "X25519MLKEM768"}) {
     INFO(server_group);
     for (int share : {1, 0}) {

@@ -15,15 +15,6 @@
 // TLSC_TEST_DATA_DIR is the folder with the test data (tests/boringssl/data);
 // TLSC_MLKEM_NOBLE_DIR the folder with the Node script (default: next to it).
 
-#include <catch2/catch.hpp>
-
-#include <openssl/bytestring.h>
-#include <openssl/keccak.h>
-#include <openssl/mlkem.h>
-#include <openssl/rand.h>
-
-#include <zlib.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +27,13 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+#include <openssl/bytestring.h>
+#include <openssl/keccak.h>
+#include <openssl/mlkem.h>
+#include <openssl/rand.h>
+#include <zlib.h>
+
 #ifndef TLSC_TEST_DATA_DIR
 #define TLSC_TEST_DATA_DIR "tests/boringssl/data"
 #endif
@@ -47,7 +45,7 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-std::string to_hex(const uint8_t *p, size_t n) {
+std::string to_hex(const uint8_t* p, size_t n) {
   static const char kDigits[] = "0123456789abcdef";
   std::string s;
   s.reserve(2 * n);
@@ -57,7 +55,7 @@ std::string to_hex(const uint8_t *p, size_t n) {
   }
   return s;
 }
-std::string to_hex(const Bytes &b) { return to_hex(b.data(), b.size()); }
+std::string to_hex(const Bytes& b) { return to_hex(b.data(), b.size()); }
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -67,7 +65,7 @@ int hex_digit(char c) {
 }
 
 // from_hex decodes |s| or returns false if it is not even-length hex.
-bool from_hex(const std::string &s, Bytes *out) {
+bool from_hex(const std::string& s, Bytes* out) {
   if (s.size() % 2 != 0) return false;
   out->resize(s.size() / 2);
   for (size_t i = 0; i < out->size(); i++) {
@@ -78,13 +76,13 @@ bool from_hex(const std::string &s, Bytes *out) {
   return true;
 }
 
-Bytes from_hex(const std::string &s) {
+Bytes from_hex(const std::string& s) {
   Bytes b;
   REQUIRE(from_hex(s, &b));
   return b;
 }
 
-std::vector<std::string> split(const std::string &s, char sep) {
+std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   size_t start = 0;
   for (;;) {
@@ -100,9 +98,9 @@ std::vector<std::string> split(const std::string &s, char sep) {
 class Shake128 {
  public:
   Shake128() { BORINGSSL_keccak_absorb_init(&ctx_, boringssl_shake128); }
-  void absorb(const uint8_t *p, size_t n) { BORINGSSL_keccak_absorb(&ctx_, p, n); }
-  void absorb(const Bytes &b) { absorb(b.data(), b.size()); }
-  void squeeze(uint8_t *p, size_t n) { BORINGSSL_keccak_squeeze(&ctx_, p, n); }
+  void absorb(const uint8_t* p, size_t n) { BORINGSSL_keccak_absorb(&ctx_, p, n); }
+  void absorb(const Bytes& b) { absorb(b.data(), b.size()); }
+  void squeeze(uint8_t* p, size_t n) { BORINGSSL_keccak_squeeze(&ctx_, p, n); }
   Bytes squeeze(size_t n) {
     Bytes b(n);
     squeeze(b.data(), n);
@@ -113,7 +111,7 @@ class Shake128 {
   BORINGSSL_keccak_st ctx_;
 };
 
-Bytes marshal_private(const MLKEM768_private_key &priv) {
+Bytes marshal_private(const MLKEM768_private_key& priv) {
   CBB cbb;
   REQUIRE(CBB_init(&cbb, MLKEM768_PRIVATE_KEY_BYTES));
   REQUIRE(MLKEM768_marshal_private_key(&cbb, &priv));
@@ -122,7 +120,7 @@ Bytes marshal_private(const MLKEM768_private_key &priv) {
   return dk;
 }
 
-Bytes marshal_public(const MLKEM768_public_key &pub) {
+Bytes marshal_public(const MLKEM768_public_key& pub) {
   CBB cbb;
   REQUIRE(CBB_init(&cbb, MLKEM768_PUBLIC_KEY_BYTES));
   REQUIRE(MLKEM768_marshal_public_key(&cbb, &pub));
@@ -131,13 +129,13 @@ Bytes marshal_public(const MLKEM768_public_key &pub) {
   return ek;
 }
 
-bool parse_public(const Bytes &ek, MLKEM768_public_key *pub) {
+bool parse_public(const Bytes& ek, MLKEM768_public_key* pub) {
   CBS cbs;
   CBS_init(&cbs, ek.data(), ek.size());
   return MLKEM768_parse_public_key(pub, &cbs) == 1;
 }
 
-bool parse_private(const Bytes &dk, MLKEM768_private_key *priv) {
+bool parse_private(const Bytes& dk, MLKEM768_private_key* priv) {
   CBS cbs;
   CBS_init(&cbs, dk.data(), dk.size());
   return MLKEM768_parse_private_key(priv, &cbs) == 1;
@@ -148,7 +146,7 @@ struct KeyPair {
   std::unique_ptr<MLKEM768_private_key> priv{new MLKEM768_private_key};
 };
 
-KeyPair keygen_from_seed(const Bytes &seed) {
+KeyPair keygen_from_seed(const Bytes& seed) {
   REQUIRE(seed.size() == MLKEM_SEED_BYTES);
   KeyPair kp;
   kp.ek.resize(MLKEM768_PUBLIC_KEY_BYTES);
@@ -161,21 +159,21 @@ struct Encapsulation {
   Bytes ct, ss;
 };
 
-Encapsulation encap(const MLKEM768_public_key &pub, const Bytes &m) {
+Encapsulation encap(const MLKEM768_public_key& pub, const Bytes& m) {
   REQUIRE(m.size() == MLKEM_ENCAP_ENTROPY);
   Encapsulation e{Bytes(MLKEM768_CIPHERTEXT_BYTES), Bytes(MLKEM_SHARED_SECRET_BYTES)};
   MLKEM768_encap_external_entropy(e.ct.data(), e.ss.data(), &pub, m.data());
   return e;
 }
 
-Bytes decap(const MLKEM768_private_key &priv, const Bytes &ct) {
+Bytes decap(const MLKEM768_private_key& priv, const Bytes& ct) {
   Bytes ss(MLKEM_SHARED_SECRET_BYTES);
   REQUIRE(MLKEM768_decap(ss.data(), ct.data(), ct.size(), &priv) == 1);
   return ss;
 }
 
 // J(z || c) of FIPS 203: SHAKE-256, 32 bytes.
-Bytes implicit_rejection_key(const Bytes &z, const Bytes &ct) {
+Bytes implicit_rejection_key(const Bytes& z, const Bytes& ct) {
   Bytes input = z;
   input.insert(input.end(), ct.begin(), ct.end());
   Bytes out(32);
@@ -185,8 +183,8 @@ Bytes implicit_rejection_key(const Bytes &z, const Bytes &ct) {
 
 // set_coefficient12 writes |value| (< 4096) as the |index|th 12-bit value of
 // the ByteEncode12 encoding at |p|.
-void set_coefficient12(uint8_t *p, size_t index, uint16_t value) {
-  uint8_t *b = p + 3 * (index / 2);
+void set_coefficient12(uint8_t* p, size_t index, uint16_t value) {
+  uint8_t* b = p + 3 * (index / 2);
   if (index % 2 == 0) {
     b[0] = static_cast<uint8_t>(value);
     b[1] = static_cast<uint8_t>((b[1] & 0xf0) | (value >> 8));
@@ -202,7 +200,7 @@ Bytes random_bytes(size_t n) {
   return b;
 }
 
-bool file_exists(const std::string &path) {
+bool file_exists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
 }
@@ -301,8 +299,7 @@ std::vector<std::string> read_modulus_keys() {
 
 }  // namespace
 
-TEST_CASE("ML-KEM-768: encapsulation keys with a coefficient >= q are rejected",
-          "[boringssl][mlkem]") {
+TEST_CASE("ML-KEM-768: encapsulation keys with a coefficient >= q are rejected", "[boringssl][mlkem]") {
   const std::vector<std::string> keys = read_modulus_keys();
   CHECK(keys.size() == 780);
   int accepted = 0;
@@ -346,7 +343,7 @@ TEST_CASE("ML-KEM-768: round trips", "[boringssl][mlkem]") {
     CHECK(marshal_public(pub2) == ek);
 
     // Random encapsulation to either form decapsulates.
-    for (const MLKEM768_public_key *p : {&pub, &pub2}) {
+    for (const MLKEM768_public_key* p : {&pub, &pub2}) {
       Bytes ct(MLKEM768_CIPHERTEXT_BYTES), ss(MLKEM_SHARED_SECRET_BYTES);
       MLKEM768_encap(ct.data(), ss.data(), p);
       CHECK(decap(priv, ct) == ss);
@@ -484,7 +481,7 @@ namespace {
 // run_noble feeds |commands| (one per line) to mlkem_noble.js and returns its
 // output lines. It returns false, with a warning, when the test must be
 // skipped.
-bool run_noble(const std::vector<std::string> &commands, std::vector<std::string> *out) {
+bool run_noble(const std::vector<std::string>& commands, std::vector<std::string>* out) {
   const std::string dir = TLSC_MLKEM_NOBLE_DIR;
   if (!file_exists(dir + "/node_modules/@noble/post-quantum/package.json")) {
     WARN("skipped: " << dir << "/node_modules is missing (run `npm ci` in tests/boringssl/mlkem_noble)");
@@ -498,7 +495,7 @@ bool run_noble(const std::vector<std::string> &commands, std::vector<std::string
   int fd = mkstemp(in_path);
   REQUIRE(fd >= 0);
   std::string input;
-  for (const auto &c : commands) input += c + "\n";
+  for (const auto& c : commands) input += c + "\n";
   size_t done = 0;
   while (done < input.size()) {
     ssize_t n = write(fd, input.data() + done, input.size() - done);
@@ -507,7 +504,7 @@ bool run_noble(const std::vector<std::string> &commands, std::vector<std::string
   }
   close(fd);
   const std::string cmd = "node '" + dir + "/mlkem_noble.js' < '" + in_path + "'";
-  FILE *p = popen(cmd.c_str(), "r");
+  FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string output;
   char buf[65536];
@@ -518,7 +515,7 @@ bool run_noble(const std::vector<std::string> &commands, std::vector<std::string
   INFO("command: " << cmd);
   REQUIRE(status == 0);
   out->clear();
-  for (auto &line : split(output, '\n')) {
+  for (auto& line : split(output, '\n')) {
     if (!line.empty()) out->push_back(line);
   }
   REQUIRE(out->size() == commands.size());
@@ -543,15 +540,15 @@ TEST_CASE("ML-KEM-768: differential against @noble/post-quantum", "[boringssl][m
   };
   std::vector<Case> cases(kCases);
   std::vector<std::string> batch1;
-  for (auto &c : cases) {
+  for (auto& c : cases) {
     c.seed_ours = rng.squeeze(64);
     c.seed_noble = rng.squeeze(64);
     c.m_ours = rng.squeeze(32);
     c.m_noble = rng.squeeze(32);
     c.junk_ct = rng.squeeze(MLKEM768_CIPHERTEXT_BYTES);
     c.ours = keygen_from_seed(c.seed_ours);
-    batch1.push_back("keygen " + to_hex(c.seed_noble));             // noble's key
-    batch1.push_back("keygen " + to_hex(c.seed_ours));              // same seed as ours
+    batch1.push_back("keygen " + to_hex(c.seed_noble));                        // noble's key
+    batch1.push_back("keygen " + to_hex(c.seed_ours));                         // same seed as ours
     batch1.push_back("encap " + to_hex(c.ours.ek) + " " + to_hex(c.m_noble));  // noble -> ours
     batch1.push_back("decap " + to_hex(c.ours.dk) + " " + to_hex(c.junk_ct));  // rejection
   }
@@ -561,7 +558,7 @@ TEST_CASE("ML-KEM-768: differential against @noble/post-quantum", "[boringssl][m
   int same_keys = 0, noble_to_ours_ok = 0, rejection_same = 0, parsed_noble_keys = 0;
   std::vector<std::string> batch2;
   for (int i = 0; i < kCases; i++) {
-    Case &c = cases[i];
+    Case& c = cases[i];
     INFO("case " << i);
     auto kg = split(out1[4 * i], ' ');
     REQUIRE(kg.size() == 2);
@@ -581,8 +578,8 @@ TEST_CASE("ML-KEM-768: differential against @noble/post-quantum", "[boringssl][m
     MLKEM768_public_key our_pub;
     REQUIRE(parse_public(c.ours.ek, &our_pub));
     Encapsulation mine = encap(our_pub, c.m_noble);
-    if (decap(*c.ours.priv, c.noble_to_ours.ct) == c.noble_to_ours.ss &&
-        mine.ct == c.noble_to_ours.ct && mine.ss == c.noble_to_ours.ss) {
+    if (decap(*c.ours.priv, c.noble_to_ours.ct) == c.noble_to_ours.ss && mine.ct == c.noble_to_ours.ct &&
+        mine.ss == c.noble_to_ours.ss) {
       noble_to_ours_ok++;
     }
 
@@ -605,7 +602,7 @@ TEST_CASE("ML-KEM-768: differential against @noble/post-quantum", "[boringssl][m
 
   // noble rejects the invalid keys of modulus-ML-KEM-768.txt.gz as we do.
   const std::vector<std::string> modulus_keys = read_modulus_keys();
-  for (const auto &ek : modulus_keys) batch2.push_back("encap " + ek + " " + to_hex(cases[0].m_ours));
+  for (const auto& ek : modulus_keys) batch2.push_back("encap " + ek + " " + to_hex(cases[0].m_ours));
 
   std::vector<std::string> out2;
   REQUIRE(run_noble(batch2, &out2));
@@ -616,7 +613,7 @@ TEST_CASE("ML-KEM-768: differential against @noble/post-quantum", "[boringssl][m
   CHECK(noble_rejected == static_cast<int>(modulus_keys.size()));
   int ours_to_noble_ok = 0, noble_dk_parses = 0;
   for (int i = 0; i < kCases; i++) {
-    Case &c = cases[i];
+    Case& c = cases[i];
     INFO("case " << i);
     auto en = split(out2[2 * i + 1], ' ');
     REQUIRE(en.size() == 2);

@@ -32,16 +32,16 @@ struct Run {
         head_complete != o.head_complete || body != o.body) {
       return false;
     }
-    if (head_complete && (status != o.status || keep_alive != o.keep_alive ||
-                          header_count != o.header_count)) {
+    if (head_complete &&
+        (status != o.status || keep_alive != o.keep_alive || header_count != o.header_count)) {
       return false;
     }
     return failed || consumed == o.consumed;
   }
 };
 
-Run parse(std::string_view method, std::string_view wire, std::string_view script,
-          size_t limit, size_t read_buffer) {
+Run parse(std::string_view method, std::string_view wire, std::string_view script, size_t limit,
+          size_t read_buffer) {
   tlsc::H1ResponseParser p(method, limit, read_buffer);
   Run run;
   size_t pos = 0;
@@ -97,14 +97,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view script = rest.substr(0, script_len);
   rest.remove_prefix(script.size());
 
-  const size_t limit = (flags & 1) ? 16 + ((flags >> 1) & 0xF) * 8
-                                   : tlsc::H1ResponseParser::kDefaultMaxHeaderBytes;
+  const size_t limit =
+      (flags & 1) ? 16 + ((flags >> 1) & 0xF) * 8 : tlsc::H1ResponseParser::kDefaultMaxHeaderBytes;
   constexpr size_t kReadBuffers[] = {0, 16, 64, 8192};
   const size_t read_buffer = kReadBuffers[(flags >> 5) & 3];
   for (std::string_view method : {std::string_view("GET"), std::string_view("HEAD")}) {
     const Run whole = parse(method, rest, {}, limit, read_buffer);
-    const Run pieces = parse(method, rest, script.empty() ? std::string_view("\x00", 1) : script,
-                             limit, read_buffer);
+    const Run pieces =
+        parse(method, rest, script.empty() ? std::string_view("\x00", 1) : script, limit, read_buffer);
     if (!whole.same_as(pieces)) __builtin_trap();
   }
   return 0;

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "abi/request_input.h"
 #include "abi/custom_tls_client.h"
+#include "abi/request_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

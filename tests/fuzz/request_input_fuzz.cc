@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "abi/client_options_input.h"
 #include "abi/request_input.h"
 #include "core/base64.h"
 #include "core/url.h"
-#include "abi/client_options_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -58,8 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     cookies.push_back(*c);
     // The same line as a caller-supplied cookie, with its raw fields.
     cookies.push_back(tlsc::cookie_from_caller(c->name + std::string(line.substr(0, 3)), c->value,
-                                               std::string(line.substr(0, 8)), c->domain,
-                                               c->expires, c->max_age, c->secure, c->http_only));
+                                               std::string(line.substr(0, 8)), c->domain, c->expires,
+                                               c->max_age, c->secure, c->http_only));
   }
 
   const std::string header = tlsc::cookie_header_value(cookies);

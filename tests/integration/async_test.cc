@@ -1,9 +1,10 @@
 // The async trio and concurrent blocking calls, as bindings use them.
-#include <catch2/catch.hpp>
 #include <atomic>
 #include <chrono>
 #include <set>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -30,8 +31,10 @@ TEST_CASE("5,000 async requests against a 50 ms server each complete exactly onc
   const int n = 5000;
   std::set<std::string> ids;
   for (int i = 0; i < n; ++i) {
-    ids.insert(start({{"requestUrl", h1_servers().http + "/delay/50"}, {"requestMethod", "GET"},
-                      {"sessionId", "async-5000"}, {"timeoutSeconds", 60},
+    ids.insert(start({{"requestUrl", h1_servers().http + "/delay/50"},
+                      {"requestMethod", "GET"},
+                      {"sessionId", "async-5000"},
+                      {"timeoutSeconds", 60},
                       {"transportOptions", {{"maxIdleConnsPerHost", 5000}, {"maxIdleConns", 5000}}}}));
   }
   REQUIRE(ids.size() == n);
@@ -84,8 +87,8 @@ TEST_CASE("bad input to requestAsync answers at once and queues nothing", "[asyn
 }
 
 TEST_CASE("an async request of a destroyed session finishes with an error", "[async]") {
-  std::string id = start({{"requestUrl", h1_servers().http + "/delay/3000"}, {"requestMethod", "GET"},
-                          {"sessionId", "doomed"}});
+  std::string id = start(
+      {{"requestUrl", h1_servers().http + "/delay/3000"}, {"requestMethod", "GET"}, {"sessionId", "doomed"}});
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   itest::call_fn(lib().destroySession, {{"sessionId", "doomed"}});
   json batch = json::parse(lib().waitNext(2000));
@@ -103,7 +106,8 @@ TEST_CASE("blocking request from 8 threads at once: each sees its own response",
     threads.emplace_back([t, &ok] {
       for (int i = 0; i < 25; ++i) {
         std::string path = "/echo?thread=" + std::to_string(t) + "&i=" + std::to_string(i);
-        json r = itest::call({{"requestUrl", h1_servers().http + path}, {"requestMethod", "GET"},
+        json r = itest::call({{"requestUrl", h1_servers().http + path},
+                              {"requestMethod", "GET"},
                               {"sessionId", "threads-" + std::to_string(t % 2)}});
         if (r["status"] == 200 && json::parse(r["body"].get<std::string>())["url"] == path) ++ok;
       }

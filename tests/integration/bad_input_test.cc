@@ -1,6 +1,5 @@
 // Every kind of bad input answers with status 0 and a reason, never a crash
 // or a hang.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -8,6 +7,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -38,25 +39,34 @@ TEST_CASE("malformed calls", "[bad]") {
   expect_error(call_raw(nullptr), "invalid_input", "null pointer");
   expect_error(call_raw(""), "invalid_input", "unexpected end of JSON input");
   expect_error(call_raw("{not json"), "invalid_input", "invalid JSON");
-  expect_error(call_raw("[1,2]"), "invalid_input", "cannot unmarshal array into Go value of type RequestInput");
+  expect_error(call_raw("[1,2]"), "invalid_input",
+               "cannot unmarshal array into Go value of type RequestInput");
   expect_error(call_raw("\"str\""), "invalid_input", "cannot unmarshal string");
   expect_error(call_raw("{\"requestUrl\": 5, \"requestMethod\": \"GET\"}"), "invalid_input",
                "json: cannot unmarshal number 5 into Go struct field RequestInput.requestUrl of type string");
   expect_error(call_raw("{\"timeoutSeconds\": \"10\"}"), "invalid_input", "of type int");
-  expect_error(call_raw("{\"requestUrl\": \"http://a/\xff\xfe\", \"requestMethod\": \"GET\"}"), "invalid_input",
-               "invalid JSON");
+  expect_error(call_raw("{\"requestUrl\": \"http://a/\xff\xfe\", \"requestMethod\": \"GET\"}"),
+               "invalid_input", "invalid JSON");
   expect_error(call_raw("{}"), "invalid_input", "no request url or request method provided");
 }
 
 TEST_CASE("upstream's conflicting-input rules", "[bad]") {
-  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
-                     {"tlsClientIdentifier", "chrome_133"}, {"customTlsClient", {{"ja3String", "x"}}}}), "invalid_input",
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"},
+                     {"requestMethod", "GET"},
+                     {"tlsClientIdentifier", "chrome_133"},
+                     {"customTlsClient", {{"ja3String", "x"}}}}),
+               "invalid_input",
                "cannot build client out of client identifier and custom tls client information");
-  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
-                     {"timeoutSeconds", 1}, {"timeoutMilliseconds", 5}}), "invalid_input",
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"},
+                     {"requestMethod", "GET"},
+                     {"timeoutSeconds", 1},
+                     {"timeoutMilliseconds", 5}}),
+               "invalid_input",
                "cannot build client with both defined timeout in seconds and timeout in milliseconds");
-  expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GET"},
-                     {"customTlsClient", {{"ja3String", "771,4865,0-99,29,0"}}}}), "invalid_input",
+  expect_error(call({{"requestUrl", "http://127.0.0.1/"},
+                     {"requestMethod", "GET"},
+                     {"customTlsClient", {{"ja3String", "771,4865,0-99,29,0"}}}}),
+               "invalid_input",
                "failed to build client out of request input: can not build http client out of custom "
                "tls client information: unknown extension with id 99 provided");
   // An unknown identifier is no error: it falls back to the default profile.
@@ -77,7 +87,9 @@ TEST_CASE("huge strings do not crash", "[bad]") {
 TEST_CASE("bad methods and URLs", "[bad]") {
   expect_error(call({{"requestUrl", "http://127.0.0.1/"}, {"requestMethod", "GE T"}}), "invalid_input",
                "failed to create request object: net/http: invalid method \"GE T\"");
-  expect_error(req("127.0.0.1:8080/x"), "invalid_input", "failed to create request object: parse \"127.0.0.1:8080/x\": first path segment in URL cannot contain colon");
+  expect_error(req("127.0.0.1:8080/x"), "invalid_input",
+               "failed to create request object: parse \"127.0.0.1:8080/x\": first path segment in URL "
+               "cannot contain colon");
   expect_error(req("/just/a/path"), "invalid_input", "unsupported protocol scheme \"\"");
   expect_error(req("http:///nohost"), "invalid_input", "http: no Host in request URL");
   expect_error(req("ftp://127.0.0.1/file"), "invalid_input", "unsupported protocol scheme \"ftp\"");
@@ -88,7 +100,9 @@ TEST_CASE("bad methods and URLs", "[bad]") {
 TEST_CASE("network failures", "[bad]") {
   // Port 1 on loopback: nothing listens there.
   json r = req("http://127.0.0.1:1/");
-  expect_error(r, "connect", "failed to do request: Get \"http://127.0.0.1:1/\": dial tcp 127.0.0.1:1: connect: connection refused");
+  expect_error(
+      r, "connect",
+      "failed to do request: Get \"http://127.0.0.1:1/\": dial tcp 127.0.0.1:1: connect: connection refused");
   CHECK(r["errorState"] == "dialing");
   // Refused before it started: no state.
   CHECK_FALSE(call_raw("{}").contains("errorState"));
@@ -97,23 +111,28 @@ TEST_CASE("network failures", "[bad]") {
   expect_error(req(h1_servers().raw + "/raw/reset"), "connection_closed", "connection reset by peer");
   expect_error(req(h1_servers().raw + "/raw/truncated"), "connection_closed", "unexpected EOF");
   expect_error(req(h1_servers().raw + "/raw/no-response"), "connection_closed", "EOF");
-  expect_error(req(h1_servers().raw + "/raw/malformed-status"), "http_protocol", "malformed HTTP status code");
+  expect_error(req(h1_servers().raw + "/raw/malformed-status"), "http_protocol",
+               "malformed HTTP status code");
   expect_error(req(h1_servers().raw + "/raw/garbage"), "http_protocol", "malformed HTTP response");
   expect_error(req(h1_servers().raw + "/raw/bad-chunk"), "http_protocol", "chunk");
-  expect_error(req(h1_servers().raw + "/raw/huge-header", {{"transportOptions", {{"maxResponseHeaderBytes", 4096}}}}), "http_protocol",
-               "server response headers exceeded 4096 bytes; aborted");
+  expect_error(
+      req(h1_servers().raw + "/raw/huge-header", {{"transportOptions", {{"maxResponseHeaderBytes", 4096}}}}),
+      "http_protocol", "server response headers exceeded 4096 bytes; aborted");
 }
 
 TEST_CASE("timeouts end a request on time", "[bad][timeout]") {
   auto t0 = std::chrono::steady_clock::now();
-  json r = call({{"requestUrl", h1_servers().http + "/delay/5000"}, {"requestMethod", "GET"},
+  json r = call({{"requestUrl", h1_servers().http + "/delay/5000"},
+                 {"requestMethod", "GET"},
                  {"timeoutMilliseconds", 300}});
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   expect_error(r, "timeout", "Client.Timeout exceeded while awaiting headers");
   CHECK(r["errorState"] == "awaiting_head");
   CHECK(ms >= 290);
   CHECK(ms < 3000);
-  r = call({{"requestUrl", h1_servers().raw + "/raw/slow-body"}, {"requestMethod", "GET"},
+  r = call({{"requestUrl", h1_servers().raw + "/raw/slow-body"},
+            {"requestMethod", "GET"},
             {"timeoutMilliseconds", 300}});
   expect_error(r, "timeout", "Client.Timeout or context cancellation while reading body");
   CHECK(r["errorState"] == "reading_body");
@@ -169,6 +188,7 @@ TEST_CASE("freeMemory, destroySession and waitNext on nothing", "[bad]") {
   std::string w = itest::lib().waitNext(-1);
   CHECK(w == "[]");
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
-  json c = itest::call_fn(itest::lib().getCookiesFromSession, {{"sessionId", "never-existed"}, {"url", "http://x/"}});
+  json c = itest::call_fn(itest::lib().getCookiesFromSession,
+                          {{"sessionId", "never-existed"}, {"url", "http://x/"}});
   expect_error(c, "invalid_input", "no client found for sessionId: never-existed");
 }

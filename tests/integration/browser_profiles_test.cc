@@ -14,7 +14,6 @@
 // every profiles/*.json). "[browsers-custom]" drives the same checks through
 // a customTlsClient built from the profile file, minus what customTlsClient
 // cannot say (listed in each test).
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -23,6 +22,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -37,7 +38,8 @@ uint16_t norm(uint16_t v) { return is_grease(v) ? 0x0a0a : v; }
 
 std::vector<uint8_t> unhex(const std::string& s) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < s.size(); i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -153,7 +155,8 @@ struct Hello {
 Hello decode(const std::string& hexstr) {
   std::vector<uint8_t> b = unhex(hexstr);
   size_t start = 0;
-  if (b.size() > 4 && b[0] == 1 && ((size_t{b[1]} << 16) | (size_t{b[2]} << 8) | b[3]) == b.size() - 4) start = 4;
+  if (b.size() > 4 && b[0] == 1 && ((size_t{b[1]} << 16) | (size_t{b[2]} << 8) | b[3]) == b.size() - 4)
+    start = 4;
   Reader r(b, start, b.size());
   Hello h;
   h.legacy_version = r.u16();
@@ -187,8 +190,8 @@ std::string ja3(const Hello& h, bool sorted) {
   if (sorted) std::sort(exts.begin(), exts.end());
   std::string fmts;
   for (uint8_t f : h.list8(11)) fmts += (fmts.empty() ? "" : "-") + std::to_string(f);
-  return std::to_string(h.legacy_version) + "," + join(h.ciphers) + "," + join(exts) + "," + join(h.list16(10)) +
-         "," + fmts;
+  return std::to_string(h.legacy_version) + "," + join(h.ciphers) + "," + join(exts) + "," +
+         join(h.list16(10)) + "," + fmts;
 }
 
 std::string read_file(const std::string& path) {
@@ -211,7 +214,8 @@ const Browser& browser(const std::string& name) {
   if (!slot) {
     slot = std::make_unique<Browser>();
     slot->profile = json::parse(read_file(std::string(TLSC_SOURCE_DIR) + "/profiles/" + name + ".json"));
-    std::istringstream lines(read_file(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + name + "/captures.jsonl"));
+    std::istringstream lines(
+        read_file(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + name + "/captures.jsonl"));
     for (std::string line; std::getline(lines, line);) {
       if (line.empty()) continue;
       slot->captures.push_back(json::parse(line));
@@ -220,7 +224,8 @@ const Browser& browser(const std::string& name) {
     for (const auto& c : slot->captures) {
       if (c["streams"].empty()) continue;
       for (const auto& h : c["streams"][0]["headers"]) {
-        if (h[0] == ":path" && h[1].get<std::string>().rfind("/load-", 0) == 0 && slot->first_load.is_null()) {
+        if (h[0] == ":path" && h[1].get<std::string>().rfind("/load-", 0) == 0 &&
+            slot->first_load.is_null()) {
           slot->first_load = c;
         }
       }
@@ -251,8 +256,8 @@ json request_with_default_headers(const Browser& b, const std::string& url, json
     headers[h[0].get<std::string>()] = h[1];
     order.push_back(h[0]);
   }
-  json in = {{"requestUrl", url},     {"requestMethod", "GET"}, {"timeoutSeconds", 15},
-             {"insecureSkipVerify", true}, {"headers", headers},    {"headerOrder", order}};
+  json in = {{"requestUrl", url},          {"requestMethod", "GET"}, {"timeoutSeconds", 15},
+             {"insecureSkipVerify", true}, {"headers", headers},     {"headerOrder", order}};
   in.update(client);
   json r = call(in);
   INFO(r.dump());
@@ -324,8 +329,8 @@ void check_tls(const Browser& b, const json& cap, bool permutes, const Exception
     if (want.has(e) && !drop.count(e)) CHECK(lib.bodies.at(e) == want.bodies.at(e));
   }
   // Extensions the decoder does not know: bodies as captured.
-  static const std::set<uint16_t> known = {0,  5,  10, 11, 13, 16, 17513, 17613, 18, 21,    23, 27,
-                                           28, 34, 35, 41, 43, 45, 51,    65037, 65281, 0x0a0a};
+  static const std::set<uint16_t> known = {0,  5,  10, 11, 13, 16, 17513, 17613, 18,    21,    23,
+                                           27, 28, 34, 35, 41, 43, 45,    51,    65037, 65281, 0x0a0a};
   for (const auto& [e, body] : want.bodies) {
     if (known.count(e) || drop.count(e)) continue;
     INFO("extension " << e);
@@ -400,9 +405,11 @@ json custom_from_profile(const json& p, const std::set<uint16_t>& drop) {
     return out;
   };
   std::string ja3 = "771," + dash(t["cipher_suites"], {}) + "," + dash(t["extensions"], drop) + "," +
-                    dash(t["supported_groups"], {}) + "," + dash(t.value("point_formats", json::array({0})), {});
-  static const std::map<int, std::string> curves = {{0x0a0a, "GREASE"}, {0x11ec, "X25519MLKEM768"}, {29, "X25519"},
-                                                    {23, "P256"},       {24, "P384"},               {25, "P521"}};
+                    dash(t["supported_groups"], {}) + "," +
+                    dash(t.value("point_formats", json::array({0})), {});
+  static const std::map<int, std::string> curves = {{0x0a0a, "GREASE"}, {0x11ec, "X25519MLKEM768"},
+                                                    {29, "X25519"},     {23, "P256"},
+                                                    {24, "P384"},       {25, "P521"}};
   static const std::map<int, std::string> versions = {{0x0a0a, "GREASE"}, {0x0304, "1.3"}, {0x0303, "1.2"}};
   static const std::map<int, std::string> compression = {{1, "zlib"}, {2, "brotli"}, {3, "zstd"}};
   json c = {{"ja3String", ja3},
@@ -414,7 +421,8 @@ json custom_from_profile(const json& p, const std::set<uint16_t>& drop) {
             {"certCompressionAlgos", json::array()}};
   for (const auto& v : t["versions"]) c["supportedVersions"].push_back(versions.at(num(v)));
   for (const auto& v : t["key_share_groups"]) c["keyShareCurves"].push_back(curves.at(num(v)));
-  for (const auto& v : t.value("cert_compression", json::array())) c["certCompressionAlgos"].push_back(compression.at(num(v)));
+  for (const auto& v : t.value("cert_compression", json::array()))
+    c["certCompressionAlgos"].push_back(compression.at(num(v)));
   if (t.contains("delegated_credential_algorithms")) {
     c["supportedDelegatedCredentialsAlgorithms"] = hexes(t["delegated_credential_algorithms"]);
   }
@@ -441,14 +449,16 @@ json custom_from_profile(const json& p, const std::set<uint16_t>& drop) {
   c["streamId"] = h2.value("stream_id", 0);
   if (!h2["header_priority"].is_null()) {
     const json& hp = h2["header_priority"];
-    c["headerPriority"] = {{"streamDep", hp["depends_on"]}, {"exclusive", hp["exclusive"]},
+    c["headerPriority"] = {{"streamDep", hp["depends_on"]},
+                           {"exclusive", hp["exclusive"]},
                            {"weight", hp["weight"].get<int>() - 1}};
   }
   c["priorityFrames"] = json::array();
   for (const auto& f : h2["priority_frames"]) {
     c["priorityFrames"].push_back({{"streamID", f["stream_id"]},
                                    {"priorityParam",
-                                    {{"streamDep", f["depends_on"]}, {"exclusive", f["exclusive"]},
+                                    {{"streamDep", f["depends_on"]},
+                                     {"exclusive", f["exclusive"]},
                                      {"weight", f["weight"].get<int>() - 1}}}});
   }
   return c;
@@ -456,7 +466,8 @@ json custom_from_profile(const json& p, const std::set<uint16_t>& drop) {
 
 }  // namespace
 
-TEST_CASE("browsers: the stored captures decode and agree with the profile files", "[browsers][browsers-data]") {
+TEST_CASE("browsers: the stored captures decode and agree with the profile files",
+          "[browsers][browsers-data]") {
   for (const char* name : {"chromium_156", "firefox_153"}) {
     INFO(name);
     const Browser& b = browser(name);

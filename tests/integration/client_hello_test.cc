@@ -1,9 +1,10 @@
 // The ClientHello the library sends, captured on the wire and decoded:
 // the default profile (chrome_133) and a customTlsClient.
-#include <catch2/catch.hpp>
 #include <fstream>
 #include <memory>
 #include <set>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -47,15 +48,16 @@ std::vector<int> without_grease(const json& list) {
 
 }  // namespace
 
-TEST_CASE("client hello: the default profile sends upstream's chrome_133, in its fixed order", "[tls][client_hello]") {
+TEST_CASE("client hello: the default profile sends upstream's chrome_133, in its fixed order",
+          "[tls][client_hello]") {
   auto records = capture(std::vector<json>(6, json::object()));
   REQUIRE(records.size() == 6);
   std::set<std::vector<int>> orders;
   for (const json& ch : records) {
     CHECK(is_grease(ch["ciphers"][0]));
-    CHECK(without_grease(ch["ciphers"]) ==
-          std::vector<int>{0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8,
-                           0xc013, 0xc014, 0x009c, 0x009d, 0x002f, 0x0035});
+    CHECK(without_grease(ch["ciphers"]) == std::vector<int>{0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c,
+                                                            0xc030, 0xcca9, 0xcca8, 0xc013, 0xc014, 0x009c,
+                                                            0x009d, 0x002f, 0x0035});
     std::vector<int> ext = ch["extensions"];
     REQUIRE(ext.size() >= 2);
     CHECK(is_grease(ext.front()));
@@ -92,14 +94,17 @@ TEST_CASE("client hello: forceHttp1 offers http/1.1 alone and no ALPS", "[tls][c
   for (int e : ch["extensions"]) CHECK(e != 17613);
 }
 
-TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension order", "[tls][client_hello]") {
-  json custom = {{"customTlsClient",
-                  {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-28-13172,29-23-24-25,0"},
-                   {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                   {"supportedVersions", {"1.3", "1.2"}},
-                   {"keyShareCurves", {"X25519", "P256"}},
-                   {"alpnProtocols", {"http/1.1"}},
-                   {"recordSizeLimit", 16385}}}};
+TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension order",
+          "[tls][client_hello]") {
+  json custom = {
+      {"customTlsClient",
+       {{"ja3String",
+         "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-28-13172,29-23-24-25,0"},
+        {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+        {"supportedVersions", {"1.3", "1.2"}},
+        {"keyShareCurves", {"X25519", "P256"}},
+        {"alpnProtocols", {"http/1.1"}},
+        {"recordSizeLimit", 16385}}}};
   auto records = capture({custom});
   REQUIRE(records.size() == 1);
   const json& ch = records[0];
@@ -111,15 +116,17 @@ TEST_CASE("client hello: a customTlsClient's JA3 decides ciphers and extension o
   CHECK(ch["versions"] == json::array({0x0304, 0x0303}));
 }
 
-TEST_CASE("client hello: early_data (42) and, in a TLS 1.3-only spec, renegotiation_info go out empty where listed",
-          "[tls][client_hello]") {
+TEST_CASE(
+    "client hello: early_data (42) and, in a TLS 1.3-only spec, renegotiation_info go out empty where listed",
+    "[tls][client_hello]") {
   auto spec = [](const std::string& extensions, std::vector<std::string> versions) {
-    return json{{"customTlsClient",
-                 {{"ja3String", "771,4865-4867-4866-49195-49199," + extensions + ",29-23-24,0"},
-                  {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                  {"supportedVersions", versions},
-                  {"keyShareCurves", {"X25519"}},
-                  {"alpnProtocols", {"http/1.1"}}}}};
+    return json{
+        {"customTlsClient",
+         {{"ja3String", "771,4865-4867-4866-49195-49199," + extensions + ",29-23-24,0"},
+          {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+          {"supportedVersions", versions},
+          {"keyShareCurves", {"X25519"}},
+          {"alpnProtocols", {"http/1.1"}}}}};
   };
   // As upstream's JA3 path: early_data with or without pre_shared_key (which
   // only goes out with a session), renegotiation_info in a TLS 1.3-only hello.

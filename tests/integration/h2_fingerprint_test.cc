@@ -1,8 +1,9 @@
 // What a fingerprinting server sees of the library's HTTP/2: the capture
 // server (tests/servers/h2_capture_server.cc) records the client's frames
 // and computes the Akamai fingerprint; the tests assert it exactly.
-#include <catch2/catch.hpp>
 #include <memory>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -18,7 +19,8 @@ struct CaptureServer {
 };
 
 CaptureServer capture_server(std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {TLSC_H2_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"};
+  std::vector<std::string> argv = {TLSC_H2_CAPTURE_SERVER, cert_dir() + "/good.pem",
+                                   cert_dir() + "/good.key"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   CaptureServer s;
   s.child = std::make_unique<itest::ChildServer>(argv);
@@ -58,8 +60,8 @@ TEST_CASE("h2: the default profile speaks HTTP/2 with Chrome 133's frames", "[h2
   CHECK(s["flags"] == json::array({"END_STREAM", "END_HEADERS", "PRIORITY"}));
   CHECK(s["priority"] == json({{"depends_on", 0}, {"exclusive", true}, {"weight", 256}}));
   CHECK(names(s["headers"]) == std::vector<std::string>{":method", ":authority", ":scheme", ":path",
-                                                       "accept-language", "user-agent", "accept",
-                                                       "accept-encoding"});
+                                                        "accept-language", "user-agent", "accept",
+                                                        "accept-encoding"});
   CHECK(s["headers"][3][1] == "/path?q=1");
   CHECK(s["headers"][7][1] == "gzip, deflate, br");
 }
@@ -74,7 +76,8 @@ TEST_CASE("h2: a customTlsClient's HTTP/2 fields decide every frame", "[h2][h2-f
       {"supportedVersions", {"1.3", "1.2"}},
       {"keyShareCurves", {"X25519"}},
       {"alpnProtocols", {"h2", "http/1.1"}},
-      {"h2Settings", {{"HEADER_TABLE_SIZE", 65536}, {"INITIAL_WINDOW_SIZE", 131072}, {"MAX_FRAME_SIZE", 16384}}},
+      {"h2Settings",
+       {{"HEADER_TABLE_SIZE", 65536}, {"INITIAL_WINDOW_SIZE", 131072}, {"MAX_FRAME_SIZE", 16384}}},
       {"h2SettingsOrder", {"HEADER_TABLE_SIZE", "INITIAL_WINDOW_SIZE", "MAX_FRAME_SIZE"}},
       {"connectionFlow", 12517377},
       {"priorityFrames",
@@ -137,8 +140,9 @@ TEST_CASE("h2: cookies go out one field per pair, as fhttp splits them", "[h2][h
   CHECK(cookies == std::vector<std::string>{"a=1", "b=2", "c=3"});
 }
 
-TEST_CASE("h2: ALPS negotiated end to end, on the profile's codepoint, with empty client settings as utls sends",
-          "[h2][h2-fingerprint][tls]") {
+TEST_CASE(
+    "h2: ALPS negotiated end to end, on the profile's codepoint, with empty client settings as utls sends",
+    "[h2][h2-fingerprint][tls]") {
   auto server = capture_server({"--alps", "1"});
   json r = get(server.url + "/");
   CHECK(r["usedProtocol"] == "HTTP/2.0");
@@ -150,15 +154,16 @@ TEST_CASE("h2: ALPS negotiated end to end, on the profile's codepoint, with empt
 
 TEST_CASE("h2: ALPS on the old codepoint (17513) from a customTlsClient", "[h2][h2-fingerprint][tls]") {
   auto server = capture_server({"--alps", "1"});
-  json custom = {{"ja3String", "771,4865-4866-4867-49195-49199,0-23-65281-10-11-16-13-51-45-43-17513,29-23-24,0"},
-                 {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                 {"supportedVersions", {"1.3", "1.2"}},
-                 {"keyShareCurves", {"X25519"}},
-                 {"alpnProtocols", {"h2", "http/1.1"}},
-                 {"alpsProtocols", {"h2"}},
-                 {"h2Settings", {{"HEADER_TABLE_SIZE", 65536}}},
-                 {"h2SettingsOrder", {"HEADER_TABLE_SIZE"}},
-                 {"pseudoHeaderOrder", {":method", ":authority", ":scheme", ":path"}}};
+  json custom = {
+      {"ja3String", "771,4865-4866-4867-49195-49199,0-23-65281-10-11-16-13-51-45-43-17513,29-23-24,0"},
+      {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+      {"supportedVersions", {"1.3", "1.2"}},
+      {"keyShareCurves", {"X25519"}},
+      {"alpnProtocols", {"h2", "http/1.1"}},
+      {"alpsProtocols", {"h2"}},
+      {"h2Settings", {{"HEADER_TABLE_SIZE", 65536}}},
+      {"h2SettingsOrder", {"HEADER_TABLE_SIZE"}},
+      {"pseudoHeaderOrder", {":method", ":authority", ":scheme", ":path"}}};
   json r = get(server.url + "/", {{"customTlsClient", custom}});
   json cap = json::parse(r["body"].get<std::string>());
   CHECK(cap["tls"]["alps_codepoint_offered"] == 17513);

@@ -13,8 +13,6 @@
 //     connection, GOAWAY after keepalive_requests.
 //   h2o (h2o.sh)           static files, mruby handlers for POST.
 // Large bodies are 50 MiB of a line pattern both sides generate.
-#include <catch2/catch.hpp>
-
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -24,6 +22,8 @@
 #include <regex>
 #include <set>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -64,7 +64,8 @@ std::string sha256_hex(const std::string& data) {
       0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
       0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
       0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   auto rotr = [](uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
   std::string msg = data;
   uint64_t bits = static_cast<uint64_t>(data.size()) * 8;
@@ -116,7 +117,9 @@ const std::string& big_sha() {
 
 std::string cert() { return cert_dir() + "/good.pem"; }
 std::string key() { return cert_dir() + "/good.key"; }
-std::string script(const std::string& name) { return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name; }
+std::string script(const std::string& name) {
+  return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name;
+}
 std::string origin(int port) { return "https://127.0.0.1:" + std::to_string(port); }
 
 const json& start_once(const std::string& name, std::vector<std::string> argv) {
@@ -130,12 +133,16 @@ const json& start_once(const std::string& name, std::vector<std::string> argv) {
 }
 
 // {"main","small","goaway"} ports.
-const json& node() { return start_once("node", {"node", script("node_h2_server.js"), "--cert", cert(), "--key", key()}); }
+const json& node() {
+  return start_once("node", {"node", script("node_h2_server.js"), "--cert", cert(), "--key", key()});
+}
 std::string node_main() { return origin(node()["main"]); }
 std::string node_small() { return origin(node()["small"]); }
 std::string node_goaway() { return origin(node()["goaway"]); }
 std::string node_small_goaway() { return origin(node()["smallGoaway"]); }
-std::string nghttpd() { return origin(start_once("nghttpd", {"bash", script("nghttpd.sh"), cert(), key()})["port"]); }
+std::string nghttpd() {
+  return origin(start_once("nghttpd", {"bash", script("nghttpd.sh"), cert(), key()})["port"]);
+}
 std::string nghttpd_m10() {
   return origin(start_once("nghttpd-m10", {"bash", script("nghttpd.sh"), cert(), key(), "-m", "10"})["port"]);
 }
@@ -152,7 +159,9 @@ json input(const std::string& method, const std::string& url, json extra = json:
   return in;
 }
 
-json get(const std::string& url, json extra = json::object()) { return call(input("GET", url, std::move(extra))); }
+json get(const std::string& url, json extra = json::object()) {
+  return call(input("GET", url, std::move(extra)));
+}
 
 std::string header(const json& r, const std::string& name) {
   if (!r.contains("headers") || !r["headers"].is_object() || !r["headers"].contains(name)) return "";
@@ -162,7 +171,8 @@ std::string header(const json& r, const std::string& name) {
 // Starts every input with requestAsync, then collects them with waitNext
 // until all are back or `limit` passes. Returns them in input order; a
 // request that did not come back is `null`.
-std::vector<json> burst(const std::vector<json>& inputs, std::chrono::seconds limit = std::chrono::seconds(60)) {
+std::vector<json> burst(const std::vector<json>& inputs,
+                        std::chrono::seconds limit = std::chrono::seconds(60)) {
   std::map<std::string, size_t> index;
   std::vector<json> out(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -296,7 +306,8 @@ TEST_CASE("node h2: a 50 MiB download arrives whole", "[h2-interop][node][large]
 
 TEST_CASE("node h2: a 50 MiB upload arrives whole", "[h2-interop][node][large]") {
   auto t0 = Clock::now();
-  json r = call(input("POST", node_main() + "/upload", {{"requestBody", big_pattern()}, {"sessionId", "node-big-up"}}));
+  json r = call(
+      input("POST", node_main() + "/upload", {{"requestBody", big_pattern()}, {"sessionId", "node-big-up"}}));
   double took = seconds_since(t0);
   INFO(r.dump() << "\nupload took " << took << " s");
   REQUIRE(r["status"] == 200);
@@ -311,8 +322,8 @@ TEST_CASE("node h2: 2,000 requests at once share one connection", "[h2-interop][
   const std::string session = "node-2000";
   json before = stats(node_main(), session);  // opens the session's connection
   std::vector<json> inputs;
-  for (int i = 0; i < 2000; ++i) inputs.push_back(input("GET", node_main() + "/hello?i=" + std::to_string(i),
-                                                       {{"sessionId", session}}));
+  for (int i = 0; i < 2000; ++i)
+    inputs.push_back(input("GET", node_main() + "/hello?i=" + std::to_string(i), {{"sessionId", session}}));
   auto t0 = Clock::now();
   auto rs = burst(inputs);
   double took = seconds_since(t0);
@@ -337,8 +348,9 @@ TEST_CASE("node h2: MAX_CONCURRENT_STREAMS 10 with 200 at once: none fail, never
   const std::string session = "node-small";
   json before = stats(node_small(), session);
   std::vector<json> inputs;
-  for (int i = 0; i < 200; ++i) inputs.push_back(input("GET", node_small() + "/slow?ms=20&i=" + std::to_string(i),
-                                                      {{"sessionId", session}}));
+  for (int i = 0; i < 200; ++i)
+    inputs.push_back(
+        input("GET", node_small() + "/slow?ms=20&i=" + std::to_string(i), {{"sessionId", session}}));
   auto rs = burst(inputs);
   Tally t = tally(rs, "X-Session");
   INFO(describe(t));
@@ -365,8 +377,9 @@ TEST_CASE("node h2: GOAWAY mid-burst: the unprocessed requests go again on a new
   // The server answers 100 streams per connection, then GOAWAY.
   const std::string session = "node-goaway";
   std::vector<json> inputs;
-  for (int i = 0; i < 250; ++i) inputs.push_back(input("GET", node_goaway() + "/slow?ms=10&i=" + std::to_string(i),
-                                                      {{"sessionId", session}}));
+  for (int i = 0; i < 250; ++i)
+    inputs.push_back(
+        input("GET", node_goaway() + "/slow?ms=10&i=" + std::to_string(i), {{"sessionId", session}}));
   auto rs = burst(inputs);
   Tally t = tally(rs, "X-Session");
   INFO(describe(t));
@@ -376,7 +389,8 @@ TEST_CASE("node h2: GOAWAY mid-burst: the unprocessed requests go again on a new
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
 }
 
-TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only", "[h2-interop][node][reset]") {
+TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only",
+          "[h2-interop][node][reset]") {
   const std::string session = "node-reset";
   std::vector<json> inputs;
   for (int i = 0; i < 40; ++i) {
@@ -389,7 +403,8 @@ TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only",
   CHECK(rs[20]["status"] == 0);
   CHECK(rs[20]["errorCode"] == "stream_reset");
   std::string body = rs[20]["body"];
-  CHECK(std::regex_search(body, std::regex("stream error: stream ID [0-9]+; INTERNAL_ERROR; received from peer")));
+  CHECK(std::regex_search(body,
+                          std::regex("stream error: stream ID [0-9]+; INTERNAL_ERROR; received from peer")));
   CHECK(body.starts_with("failed to do request: "));
   rs.erase(rs.begin() + 20);
   Tally t = tally(rs, "X-Session");
@@ -408,7 +423,8 @@ TEST_CASE("node h2: REFUSED_STREAM is retried", "[h2-interop][node][reset]") {
   CHECK(r["body"] == "attempt 2");
   std::vector<json> inputs;
   for (int i = 0; i < 30; ++i) {
-    std::string path = i % 10 == 5 ? "/refuse?key=burst" + std::to_string(i) : "/slow?ms=20&i=" + std::to_string(i);
+    std::string path =
+        i % 10 == 5 ? "/refuse?key=burst" + std::to_string(i) : "/slow?ms=20&i=" + std::to_string(i);
     inputs.push_back(input("GET", node_main() + path, {{"sessionId", session}}));
   }
   auto rs = burst(inputs);
@@ -453,9 +469,9 @@ TEST_CASE("node h2: four 12.5 MiB downloads at once on one connection", "[h2-int
   const std::string want = sha256_hex(pattern(quarter));
   std::vector<json> inputs;
   for (int i = 0; i < 4; ++i) {
-    inputs.push_back(input("GET", node_main() + "/download?bytes=" + std::to_string(quarter) + "&i=" +
-                                      std::to_string(i),
-                           {{"sessionId", "node-4-down"}}));
+    inputs.push_back(
+        input("GET", node_main() + "/download?bytes=" + std::to_string(quarter) + "&i=" + std::to_string(i),
+              {{"sessionId", "node-4-down"}}));
   }
   auto t0 = Clock::now();
   auto rs = burst(inputs);
@@ -478,8 +494,8 @@ TEST_CASE("node h2: four 12.5 MiB downloads at once on one connection", "[h2-int
 TEST_CASE("node h2: an answer sent before the upload ends, then RST_STREAM NO_ERROR, is kept",
           "[h2-interop][node][reset]") {
   auto t0 = Clock::now();
-  json r = call(input("POST", node_main() + "/early", {{"requestBody", pattern(8u * 1024 * 1024)},
-                                                      {"timeoutSeconds", 15}}));
+  json r = call(input("POST", node_main() + "/early",
+                      {{"requestBody", pattern(8u * 1024 * 1024)}, {"timeoutSeconds", 15}}));
   INFO(r.dump().substr(0, 2000) << "\ntook " << seconds_since(t0) << " s");
   CHECK(r["status"] == 200);
   CHECK(r["body"] == "early answer");
@@ -523,7 +539,8 @@ TEST_CASE("node h2: GOAWAY while requests wait for a stream slot (10 at a time, 
   const std::string session = "node-small-goaway";
   std::vector<json> inputs;
   for (int i = 0; i < 100; ++i) {
-    inputs.push_back(input("GET", node_small_goaway() + "/slow?ms=5&i=" + std::to_string(i), {{"sessionId", session}}));
+    inputs.push_back(
+        input("GET", node_small_goaway() + "/slow?ms=5&i=" + std::to_string(i), {{"sessionId", session}}));
   }
   auto rs = burst(inputs);
   Tally t = tally(rs, "X-Session");
@@ -535,8 +552,8 @@ TEST_CASE("node h2: GOAWAY while requests wait for a stream slot (10 at a time, 
 }
 
 TEST_CASE("node h2: a refused POST goes again with its body", "[h2-interop][node][reset]") {
-  json r = call(input("POST", node_main() + "/refuse?key=post-body", {{"requestBody", "the body, twice"},
-                                                                      {"sessionId", "node-refuse-post"}}));
+  json r = call(input("POST", node_main() + "/refuse?key=post-body",
+                      {{"requestBody", "the body, twice"}, {"sessionId", "node-refuse-post"}}));
   INFO(r.dump());
   CHECK(r["status"] == 200);
   CHECK(r["body"] == "attempt 2: the body, twice");
@@ -583,7 +600,8 @@ TEST_CASE("a fresh connection opens at most 100 streams before SETTINGS; refused
           "[h2-interop]") {
   std::vector<json> inputs;
   for (int i = 0; i < 200; ++i) {
-    inputs.push_back(input("GET", node_small() + "/slow?ms=20&i=" + std::to_string(i), {{"sessionId", "node-fresh-small"}}));
+    inputs.push_back(input("GET", node_small() + "/slow?ms=20&i=" + std::to_string(i),
+                           {{"sessionId", "node-fresh-small"}}));
   }
   auto rs = burst(inputs);
   Tally t = tally(rs, "X-Session");
@@ -633,7 +651,8 @@ TEST_CASE("nghttpd: GET and POST over HTTP/2", "[h2-interop][nghttpd]") {
 TEST_CASE("nghttpd: 50 MiB down, and 50 MiB up and echoed back", "[h2-interop][nghttpd][large]") {
   check_big_download(nghttpd() + "/big.bin", "nghttpd-big");
   auto t0 = Clock::now();
-  json r = call(input("POST", nghttpd() + "/hello.txt", {{"requestBody", big_pattern()}, {"sessionId", "nghttpd-big"}}));
+  json r = call(input("POST", nghttpd() + "/hello.txt",
+                      {{"requestBody", big_pattern()}, {"sessionId", "nghttpd-big"}}));
   double took = seconds_since(t0);
   INFO("upload and echo took " << took << " s; status " << r["status"]);
   REQUIRE(r["status"] == 200);
@@ -645,8 +664,9 @@ TEST_CASE("nghttpd: 50 MiB down, and 50 MiB up and echoed back", "[h2-interop][n
 
 TEST_CASE("nghttpd: MAX_CONCURRENT_STREAMS 10 with 200 at once: none fail", "[h2-interop][nghttpd][burst]") {
   std::vector<json> inputs;
-  for (int i = 0; i < 200; ++i) inputs.push_back(input("GET", nghttpd_m10() + "/hello.txt?i=" + std::to_string(i),
-                                                      {{"sessionId", "nghttpd-m10"}}));
+  for (int i = 0; i < 200; ++i)
+    inputs.push_back(
+        input("GET", nghttpd_m10() + "/hello.txt?i=" + std::to_string(i), {{"sessionId", "nghttpd-m10"}}));
   auto rs = burst(inputs);
   Tally t = tally(rs, "Server");
   INFO(describe(t));
@@ -682,8 +702,9 @@ TEST_CASE("nginx h2: a 50 MiB download arrives whole", "[h2-interop][nginx][larg
 TEST_CASE("nginx h2: 2,000 requests at once share one connection (128 streams at a time)",
           "[h2-interop][nginx][burst]") {
   std::vector<json> inputs;
-  for (int i = 0; i < 2000; ++i) inputs.push_back(input("GET", nginx_main() + "/hello.txt?i=" + std::to_string(i),
-                                                       {{"sessionId", "nginx-2000"}}));
+  for (int i = 0; i < 2000; ++i)
+    inputs.push_back(
+        input("GET", nginx_main() + "/hello.txt?i=" + std::to_string(i), {{"sessionId", "nginx-2000"}}));
   auto t0 = Clock::now();
   auto rs = burst(inputs);
   double took = seconds_since(t0);
@@ -698,8 +719,9 @@ TEST_CASE("nginx h2: 2,000 requests at once share one connection (128 streams at
 TEST_CASE("nginx h2: GOAWAY after keepalive_requests mid-burst: all succeed on new connections",
           "[h2-interop][nginx][goaway]") {
   std::vector<json> inputs;
-  for (int i = 0; i < 250; ++i) inputs.push_back(input("GET", nginx_goaway() + "/hello.txt?i=" + std::to_string(i),
-                                                      {{"sessionId", "nginx-goaway"}}));
+  for (int i = 0; i < 250; ++i)
+    inputs.push_back(
+        input("GET", nginx_goaway() + "/hello.txt?i=" + std::to_string(i), {{"sessionId", "nginx-goaway"}}));
   auto rs = burst(inputs);
   Tally t = tally(rs, "X-Conn");
   INFO(describe(t));
@@ -735,11 +757,12 @@ TEST_CASE("h2o: 50 MiB down and 50 MiB up", "[h2-interop][h2o][large]") {
   CHECK(took < itest::time_limit(20.0));
 }
 
-TEST_CASE("h2o: 2,000 requests at once share one connection (100 streams at a time)", "[h2-interop][h2o][burst]") {
+TEST_CASE("h2o: 2,000 requests at once share one connection (100 streams at a time)",
+          "[h2-interop][h2o][burst]") {
   // /conn answers the client's port: one value per TCP connection.
   std::vector<json> inputs;
-  for (int i = 0; i < 2000; ++i) inputs.push_back(input("GET", h2o() + "/conn?i=" + std::to_string(i),
-                                                       {{"sessionId", "h2o-2000"}}));
+  for (int i = 0; i < 2000; ++i)
+    inputs.push_back(input("GET", h2o() + "/conn?i=" + std::to_string(i), {{"sessionId", "h2o-2000"}}));
   auto rs = burst(inputs);
   Tally t = tally(rs, "Server");
   INFO(describe(t));
@@ -783,8 +806,7 @@ TEST_CASE("h2 responses keep Content-Length and Content-Encoding as upstream's H
 // A GOAWAY then close under a request the server accepted: fhttp's text,
 // `http2: server sent GOAWAY and closed the connection; LastStreamID=3,
 // ErrCode=NO_ERROR, debug=""` (http2/transport.go, GoAwayError.Error).
-TEST_CASE("a GOAWAY then close under an accepted request fails with Go's GoAwayError text",
-          "[h2-interop]") {
+TEST_CASE("a GOAWAY then close under an accepted request fails with Go's GoAwayError text", "[h2-interop]") {
   const std::string session = "node-kill-text";
   REQUIRE(get(node_main() + "/hello", {{"sessionId", session}})["status"] == 200);
   // Node's session.destroy() sends GOAWAY (NO_ERROR, last = the /kill stream) and closes.
@@ -794,7 +816,9 @@ TEST_CASE("a GOAWAY then close under an accepted request fails with Go's GoAwayE
   CHECK(r["errorCode"] == "connection_closed");
   std::string body = r["body"];
   CHECK(std::regex_search(
-      body, std::regex("^failed to do request: Get \"https://127\\.0\\.0\\.1:[0-9]+/kill\": http2: server sent GOAWAY "
-                       "and closed the connection; LastStreamID=[0-9]+, ErrCode=NO_ERROR, debug=\"\"$")));
+      body,
+      std::regex(
+          "^failed to do request: Get \"https://127\\.0\\.0\\.1:[0-9]+/kill\": http2: server sent GOAWAY "
+          "and closed the connection; LastStreamID=[0-9]+, ErrCode=NO_ERROR, debug=\"\"$")));
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
 }

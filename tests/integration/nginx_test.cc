@@ -1,6 +1,7 @@
 // nginx as a real HTTP/1.1 peer: keep-alive reuse, gzip, HEAD, 404.
-#include <catch2/catch.hpp>
 #include <memory>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -39,7 +40,8 @@ TEST_CASE("nginx: a session reuses its keep-alive connection", "[nginx]") {
   json d = req("GET", "/index.html");
   CHECK(c["headers"]["X-Conn"] != d["headers"]["X-Conn"]);
   // disableKeepAlives sends Connection: close and never reuses.
-  json e = req("GET", "/index.html", {{"sessionId", "nginx-close"}, {"transportOptions", {{"disableKeepAlives", true}}}});
+  json e = req("GET", "/index.html",
+               {{"sessionId", "nginx-close"}, {"transportOptions", {{"disableKeepAlives", true}}}});
   json f = req("GET", "/index.html", {{"sessionId", "nginx-close"}});
   CHECK(e["headers"]["X-Conn"] != f["headers"]["X-Conn"]);
 }

@@ -4,11 +4,12 @@
 // whichever comes first, the connection it dials or one another request
 // frees; its dial, when it finishes later, goes to the next waiter or idle,
 // and it ends with its request.
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
 #include <set>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -64,7 +65,7 @@ std::map<std::string, json> collect(const std::set<std::string>& ids, std::chron
 
 TEST_CASE("h1 late binding: requests whose dials hang take the connection another request frees",
           "[h1][pool]") {
-  lib();  // the test PKI and SSL_CERT_FILE come first
+  lib();              // the test PKI and SSL_CERT_FILE come first
   HeldServer server;  // handshakes after the first one are held
   const std::string session = "late-binding-take";
   std::set<std::string> ids;

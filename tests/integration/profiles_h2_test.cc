@@ -3,10 +3,11 @@
 // HEADERS priority must match profiles/expected/<name>.json's "http2",
 // which profiles/tools/convert_upstream.py computes straight from
 // upstream's Go literals (not from the profile files the library reads).
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -38,7 +39,9 @@ TEST_CASE("profiles: every profile's HTTP/2 matches upstream's (Akamai string, s
     json profile = read_json(dir + "/" + name + ".json");
     const json& alpn = profile["tls"]["alpn"];
     if (std::find(alpn.begin(), alpn.end(), "h2") == alpn.end()) continue;  // never speaks h2
-    json r = call({{"requestUrl", url}, {"requestMethod", "GET"}, {"tlsClientIdentifier", name},
+    json r = call({{"requestUrl", url},
+                   {"requestMethod", "GET"},
+                   {"tlsClientIdentifier", name},
                    {"timeoutSeconds", 10}});
     INFO(name << ": " << r.dump().substr(0, 400));
     CHECK(r["status"] == 200);

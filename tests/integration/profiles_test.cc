@@ -3,11 +3,12 @@
 // profiles/expected/<name>.json. Those files are computed from upstream's Go
 // literals by profiles/tools/expected.py, apart from the profile files the
 // library reads, so a mistranslated profile fails here.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -23,8 +24,10 @@ bool is_grease(int v) { return (v & 0x0f0f) == 0x0a0a && ((v >> 8) == (v & 0xff)
 json greased(const json& list) {
   json out = json::array();
   for (const auto& v : list) {
-    if (v.is_number_integer() && is_grease(v.get<int>())) out.push_back("GREASE");
-    else out.push_back(v);
+    if (v.is_number_integer() && is_grease(v.get<int>()))
+      out.push_back("GREASE");
+    else
+      out.push_back(v);
   }
   return out;
 }
@@ -39,7 +42,8 @@ json without(const json& list, int value) {
 
 std::map<std::string, json> load_expected() {
   std::map<std::string, json> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(TLSC_SOURCE_DIR) + "/profiles/expected")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(TLSC_SOURCE_DIR) + "/profiles/expected")) {
     if (e.path().extension() != ".json") continue;
     std::ifstream f(e.path());
     json j = json::parse(f);
@@ -53,9 +57,11 @@ std::map<std::string, json> load_expected() {
 class Capture {
  public:
   explicit Capture(int forward_port = 0)
-      : log_("/tmp/tlsc-prof-capture-" + std::to_string(getpid()) + "-" + std::to_string(counter_++) + ".jsonl") {
+      : log_("/tmp/tlsc-prof-capture-" + std::to_string(getpid()) + "-" + std::to_string(counter_++) +
+             ".jsonl") {
     std::remove(log_.c_str());
-    std::vector<std::string> argv = {"python3", std::string(TLSC_SOURCE_DIR) + "/tests/servers/capture_tls.py", log_};
+    std::vector<std::string> argv = {"python3",
+                                     std::string(TLSC_SOURCE_DIR) + "/tests/servers/capture_tls.py", log_};
     if (forward_port) {
       argv.push_back("--forward");
       argv.push_back(std::to_string(forward_port));
@@ -121,10 +127,14 @@ void check_hello(const json& ch, const json& exp) {
   same("psk_modes", "psk_modes", json::array());
   same("cert_compression", "cert_compression", json::array());
   same("alpn", "alpn", json::array());
-  if (exp.contains("delegated_credentials")) CHECK(ch["delegated_credentials"] == exp["delegated_credentials"]);
-  else CHECK(!ch.contains("delegated_credentials"));
-  if (exp.contains("record_size_limit")) CHECK(ch["record_size_limit"] == exp["record_size_limit"]);
-  else CHECK(!ch.contains("record_size_limit"));
+  if (exp.contains("delegated_credentials"))
+    CHECK(ch["delegated_credentials"] == exp["delegated_credentials"]);
+  else
+    CHECK(!ch.contains("delegated_credentials"));
+  if (exp.contains("record_size_limit"))
+    CHECK(ch["record_size_limit"] == exp["record_size_limit"]);
+  else
+    CHECK(!ch.contains("record_size_limit"));
   json shares = json::array();
   for (const auto& ks : ch["key_shares"]) shares.push_back(json::array({greased({ks[0]})[0], ks[1]}));
   CHECK(shares == (exp.contains("key_shares") ? exp["key_shares"] : json::array()));
@@ -141,13 +151,15 @@ void check_hello(const json& ch, const json& exp) {
   if (exp.contains("ech")) {
     REQUIRE(ch.contains("ech"));
     const json& e = ch["ech"];
-    CHECK(e["type"] == 0);  // outer
+    CHECK(e["type"] == 0);         // outer
     CHECK(e["enc_length"] == 32);  // X25519
     bool suite_ok = false;
-    for (const auto& s : exp["ech"]["cipher_suites"]) suite_ok = suite_ok || (s[0] == e["kdf"] && s[1] == e["aead"]);
+    for (const auto& s : exp["ech"]["cipher_suites"])
+      suite_ok = suite_ok || (s[0] == e["kdf"] && s[1] == e["aead"]);
     CHECK(suite_ok);
     bool len_ok = false;
-    for (const auto& n : exp["ech"]["payload_lengths"]) len_ok = len_ok || n.get<int>() + 16 == e["payload_length"];
+    for (const auto& n : exp["ech"]["payload_lengths"])
+      len_ok = len_ok || n.get<int>() + 16 == e["payload_length"];
     CHECK(len_ok);
   } else {
     CHECK(!ch.contains("ech"));
@@ -200,7 +212,8 @@ TEST_CASE("profiles: aliases and unknown identifiers", "[profiles]") {
   CHECK(r[5]["ja3"] == exp["chrome_133"]["ja3"]);
 }
 
-TEST_CASE("profiles: a user's profile from TLS_CLIENT_PROFILES_DIR; the broken one is skipped", "[profiles]") {
+TEST_CASE("profiles: a user's profile from TLS_CLIENT_PROFILES_DIR; the broken one is skipped",
+          "[profiles]") {
   Capture cap;
   request(cap.url(), {{"tlsClientIdentifier", "test_user_profile"}});
   request(cap.url(), {{"tlsClientIdentifier", "test_user_profile_alias"}});
@@ -216,7 +229,8 @@ TEST_CASE("profiles: a user's profile from TLS_CLIENT_PROFILES_DIR; the broken o
   CHECK(r[2]["ja3"] == load_expected()["chrome_133"]["ja3"]);
 }
 
-TEST_CASE("profiles: withRandomTLSExtensionOrder shuffles all but GREASE, padding and pre_shared_key", "[profiles]") {
+TEST_CASE("profiles: withRandomTLSExtensionOrder shuffles all but GREASE, padding and pre_shared_key",
+          "[profiles]") {
   Capture cap;
   for (int i = 0; i < 8; ++i) {
     request(cap.url(), {{"tlsClientIdentifier", "chrome_116_PSK"}, {"withRandomTLSExtensionOrder", true}});
@@ -267,10 +281,12 @@ TEST_CASE("profiles: forceHttp1 and disableHttp3 change ALPN and ALPS as upstrea
   CHECK(r[1]["alps_codepoint"] == 17613);
 }
 
-TEST_CASE("profiles: *_PSK profiles resume on the session's second connection with pre_shared_key last", "[profiles][psk]") {
+TEST_CASE("profiles: *_PSK profiles resume on the session's second connection with pre_shared_key last",
+          "[profiles][psk]") {
   itest::lib();  // SSL_CERT_FILE before the server's certificate is needed
   itest::ChildServer tls({"bash", std::string(TLSC_SOURCE_DIR) + "/tests/servers/openssl_server.sh", "-cert",
-                          itest::cert_dir() + "/good.pem", "-key", itest::cert_dir() + "/good.key", "-tls1_3"});
+                          itest::cert_dir() + "/good.pem", "-key", itest::cert_dir() + "/good.key",
+                          "-tls1_3"});
   REQUIRE(tls.info()["port"].get<int>() > 0);
   Capture cap(tls.info()["port"].get<int>());
   auto expected = load_expected();
@@ -282,7 +298,9 @@ TEST_CASE("profiles: *_PSK profiles resume on the session's second connection wi
   for (const auto& name : names) {
     std::string sid = "psk-" + name;
     for (int i = 0; i < 2; ++i) {
-      json r = request(cap.url(), {{"sessionId", sid}, {"tlsClientIdentifier", name}, {"insecureSkipVerify", true},
+      json r = request(cap.url(), {{"sessionId", sid},
+                                   {"tlsClientIdentifier", name},
+                                   {"insecureSkipVerify", true},
                                    {"transportOptions", {{"disableKeepAlives", true}}}});
       INFO(name << " request " << i << ": " << r["body"]);
       CHECK(r["status"] == 200);

@@ -3,13 +3,13 @@
 // with user/password), the tests' own HTTPS CONNECT proxy and SOCKS4a
 // proxy, and scripted proxies that fail on purpose. Every target is
 // reached through a tunnel, as upstream does, http:// ones included.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <memory>
 #include <set>
 #include <sstream>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -52,7 +52,9 @@ std::string http_url() { return "http://" + http_target().addr() + "/index.html"
 std::string https_url() { return "https://" + https_target().addr() + "/index.html"; }
 
 json get(const std::string& url, const std::string& proxy, json extra = json::object()) {
-  json in = {{"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 10},
+  json in = {{"requestUrl", url},
+             {"requestMethod", "GET"},
+             {"timeoutSeconds", 10},
              {"tlsClientIdentifier", "chrome_133"}};
   if (!proxy.empty()) in["proxyUrl"] = proxy;
   for (auto& [k, v] : extra.items()) in[k] = v;
@@ -109,9 +111,11 @@ TEST_CASE("proxy: squid without and with Basic auth", "[proxy]") {
   Server authed = start({"bash", kProxies + "squid.sh", "alice", "s3cret"});
   check_both_targets("http://alice:s3cret@" + authed.addr());
   json r = get(https_url(), "http://" + authed.addr());
-  check_failure(r, "proxy_auth", failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth",
+                failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
   r = get(http_url(), "http://alice:wrong@" + authed.addr());
-  check_failure(r, "proxy_auth", failure(http_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth",
+                failure(http_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
 }
 
 TEST_CASE("proxy: tinyproxy without and with Basic auth", "[proxy]") {
@@ -133,7 +137,8 @@ TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the t
   // The proxy's name is verified (localhost is in its certificate too).
   check_both_targets("https://alice:s3cret@localhost:" + std::to_string(p.port));
   // connectHeaders go with CONNECT, after the credentials of the URL.
-  json r = get(https_url(), "https://alice:s3cret@" + p.addr(), {{"connectHeaders", {{"X-Tunnel", {"yes"}}}}});
+  json r =
+      get(https_url(), "https://alice:s3cret@" + p.addr(), {{"connectHeaders", {{"X-Tunnel", {"yes"}}}}});
   INFO(body(r));
   CHECK(r["status"] == 200);
   std::string heads = read_file(log);
@@ -141,13 +146,14 @@ TEST_CASE("proxy: an HTTPS proxy (TLS to the proxy, CONNECT inside, TLS to the t
                    "\r\nProxy-Authorization: Basic YWxpY2U6czNjcmV0\r\nUser-Agent: Go-http-client/1.1\r\n"
                    "X-Tunnel: yes\r\n\r\n") != std::string::npos);
   r = get(https_url(), "https://" + p.addr());
-  check_failure(r, "proxy_auth", failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
+  check_failure(r, "proxy_auth",
+                failure(https_url(), "Proxy responded with non 200 code: 407 Proxy Authentication Required"));
   std::remove(log.c_str());
 
   // A proxy whose certificate does not name it fails verification, even
   // with insecureSkipVerify (that is for the target, as upstream).
-  Server wrong = start({"python3", kProxies + "connect_proxy.py", "--tls", cert_dir() + "/wronghost.chain.pem",
-                        cert_dir() + "/wronghost.key"});
+  Server wrong = start({"python3", kProxies + "connect_proxy.py", "--tls",
+                        cert_dir() + "/wronghost.chain.pem", cert_dir() + "/wronghost.key"});
   r = get(https_url(), "https://" + wrong.addr(), {{"insecureSkipVerify", true}});
   INFO(body(r));
   CHECK(r["errorCode"] == "tls_verify");
@@ -161,20 +167,24 @@ TEST_CASE("proxy: Dante for SOCKS5 and SOCKS4, and its refusals", "[proxy]") {
   check_both_targets("socks5h://" + d.addr());
   check_both_targets("socks4://" + d.addr());
   // SOCKS4 resolves the target here: localhost comes from /etc/hosts.
-  json r = get("http://localhost:" + std::to_string(http_target().port) + "/index.html", "socks4://" + d.addr());
+  json r =
+      get("http://localhost:" + std::to_string(http_target().port) + "/index.html", "socks4://" + d.addr());
   CHECK(r["status"] == 200);
 
   std::string blocked = "http://127.0.0.1:" + std::to_string(blocked_target.port) + "/";
   r = get(blocked, "socks5://" + d.addr());
-  check_failure(r, "proxy", failure(blocked, "socks connect tcp " + d.addr() + "->127.0.0.1:" +
-                                        std::to_string(blocked_target.port) +
-                                        ": unknown error connection not allowed by ruleset"));
+  check_failure(r, "proxy",
+                failure(blocked, "socks connect tcp " + d.addr() +
+                                     "->127.0.0.1:" + std::to_string(blocked_target.port) +
+                                     ": unknown error connection not allowed by ruleset"));
   r = get(blocked, "socks4://" + d.addr());
   check_failure(r, "proxy", failure(blocked, "connection to remote host was rejected"));
   // Nothing listens on port 1: the proxy says so.
   std::string closed = "http://127.0.0.1:1/";
   r = get(closed, "socks5://" + d.addr());
-  check_failure(r, "proxy", failure(closed, "socks connect tcp " + d.addr() + "->127.0.0.1:1: unknown error connection refused"));
+  check_failure(
+      r, "proxy",
+      failure(closed, "socks connect tcp " + d.addr() + "->127.0.0.1:1: unknown error connection refused"));
 }
 
 TEST_CASE("proxy: microsocks with user and password", "[proxy]") {
@@ -202,10 +212,13 @@ TEST_CASE("proxy: failures each have their own text", "[proxy]") {
     Server gone = start({"python3", kProxies + "bad_proxy.py", "drop"});
     std::string addr = gone.addr();
     gone.child.reset();  // the port is free again
-    check_failure(get(url, "http://" + addr), "connect", failure(url, "dial tcp " + addr + ": connect: connection refused"));
-    check_failure(get(url, "socks5://" + addr), "connect", failure(url, "socks connect tcp " + addr + "->" + https_target().addr() + ": dial tcp " + addr +
-                           ": connect: connection refused"));
-    check_failure(get(url, "socks4://" + addr), "connect", failure(url, "socks4 dial: dial tcp " + addr + ": connect: connection refused"));
+    check_failure(get(url, "http://" + addr), "connect",
+                  failure(url, "dial tcp " + addr + ": connect: connection refused"));
+    check_failure(get(url, "socks5://" + addr), "connect",
+                  failure(url, "socks connect tcp " + addr + "->" + https_target().addr() + ": dial tcp " +
+                                   addr + ": connect: connection refused"));
+    check_failure(get(url, "socks4://" + addr), "connect",
+                  failure(url, "socks4 dial: dial tcp " + addr + ": connect: connection refused"));
   }
   SECTION("the proxy hangs up during CONNECT") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "drop"});
@@ -213,37 +226,49 @@ TEST_CASE("proxy: failures each have their own text", "[proxy]") {
   }
   SECTION("the proxy refuses CONNECT") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "status", "HTTP/1.1 403 Forbidden"});
-    check_failure(get(url, "http://" + p.addr()), "proxy", failure(url, "Proxy responded with non 200 code: 403 Forbidden"));
+    check_failure(get(url, "http://" + p.addr()), "proxy",
+                  failure(url, "Proxy responded with non 200 code: 403 Forbidden"));
   }
   SECTION("the proxy does not speak HTTP") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "garbage"});
-    check_failure(get(url, "http://" + p.addr()), "proxy", failure(url, "malformed HTTP status code \"this\""));
+    check_failure(get(url, "http://" + p.addr()), "proxy",
+                  failure(url, "malformed HTTP status code \"this\""));
   }
   SECTION("SOCKS5 failure codes") {
     std::string target = https_target().addr();
-    for (auto [code, text] : std::vector<std::pair<int, std::string>>{
-             {1, "general SOCKS server failure"}, {3, "network unreachable"}, {4, "host unreachable"},
-             {6, "TTL expired"}, {7, "command not supported"}, {8, "address type not supported"}}) {
+    for (auto [code, text] : std::vector<std::pair<int, std::string>>{{1, "general SOCKS server failure"},
+                                                                      {3, "network unreachable"},
+                                                                      {4, "host unreachable"},
+                                                                      {6, "TTL expired"},
+                                                                      {7, "command not supported"},
+                                                                      {8, "address type not supported"}}) {
       Server p = start({"python3", kProxies + "bad_proxy.py", "socks5-code", std::to_string(code)});
-      check_failure(get(url, "socks5://" + p.addr()), "proxy", failure(url, "socks connect tcp " + p.addr() + "->" + target + ": unknown error " + text));
+      check_failure(
+          get(url, "socks5://" + p.addr()), "proxy",
+          failure(url, "socks connect tcp " + p.addr() + "->" + target + ": unknown error " + text));
     }
     Server drop = start({"python3", kProxies + "bad_proxy.py", "socks5-drop"});
-    check_failure(get(url, "socks5://" + drop.addr()), "proxy", failure(url, "socks connect tcp " + drop.addr() + "->" + target + ": EOF"));
+    check_failure(get(url, "socks5://" + drop.addr()), "proxy",
+                  failure(url, "socks connect tcp " + drop.addr() + "->" + target + ": EOF"));
   }
   SECTION("SOCKS4 ident") {
     Server p = start({"python3", kProxies + "bad_proxy.py", "socks4-code", "92"});
     check_failure(get(url, "socks4a://" + p.addr()), "proxy", failure(url, "valid ident required"));
   }
   SECTION("a SOCKS proxy URL without a port") {
-    check_failure(get(url, "socks5://127.0.0.1"), "invalid_input", failure(url, "socks connect tcp: dial tcp: address 127.0.0.1: missing port in address"));
+    check_failure(get(url, "socks5://127.0.0.1"), "invalid_input",
+                  failure(url, "socks connect tcp: dial tcp: address 127.0.0.1: missing port in address"));
   }
 }
 
 TEST_CASE("proxy: bad proxy URLs fail before any connection, in upstream's words", "[proxy]") {
   const std::string pre = "failed to build client out of request input: ";
-  check_failure(get(http_url(), "127.0.0.1:3128"), "invalid_input", pre + "parse \"127.0.0.1:3128\": first path segment in URL cannot contain colon");
-  check_failure(get(http_url(), "localhost:3128"), "invalid_input", pre + "invalid url `localhost:3128`, make sure to specify full url like "
-              "https://username:password@hostname.com:443/");
+  check_failure(get(http_url(), "127.0.0.1:3128"), "invalid_input",
+                pre + "parse \"127.0.0.1:3128\": first path segment in URL cannot contain colon");
+  check_failure(get(http_url(), "localhost:3128"), "invalid_input",
+                pre +
+                    "invalid url `localhost:3128`, make sure to specify full url like "
+                    "https://username:password@hostname.com:443/");
   check_failure(get(http_url(), "ftp://127.0.0.1:21"), "invalid_input", pre + "scheme ftp is not supported");
   // An existing session keeps its proxy when a request names a bad one
   // (upstream's SetProxy rolls back).
@@ -290,8 +315,10 @@ TEST_CASE("proxy: a session's proxy changes with the request; rotation opens a c
   // TLS tickets: a session resumes through the same proxy, but never
   // across a rotation (upstream starts a new ticket cache per transport).
   auto reused = [&](const std::string& session, bool rotating) {
-    json extra = {{"sessionId", session}, {"tlsClientIdentifier", "chrome_133_PSK"},
-                  {"transportOptions", {{"disableKeepAlives", true}}}, {"isRotatingProxy", rotating}};
+    json extra = {{"sessionId", session},
+                  {"tlsClientIdentifier", "chrome_133_PSK"},
+                  {"transportOptions", {{"disableKeepAlives", true}}},
+                  {"isRotatingProxy", rotating}};
     json first = get(https_url(), "http://" + a.addr(), extra);
     json second = get(https_url(), "http://" + a.addr(), extra);
     REQUIRE(first["status"] == 200);
@@ -308,11 +335,16 @@ TEST_CASE("proxy: a session's proxy changes with the request; rotation opens a c
 TEST_CASE("proxy: the timeout covers the proxy's handshake", "[proxy]") {
   Server p = start({"python3", kProxies + "bad_proxy.py", "hang"});
   auto t0 = std::chrono::steady_clock::now();
-  json in = {{"requestUrl", https_url()}, {"requestMethod", "GET"}, {"timeoutMilliseconds", 400},
+  json in = {{"requestUrl", https_url()},
+             {"requestMethod", "GET"},
+             {"timeoutMilliseconds", 400},
              {"proxyUrl", "http://" + p.addr()}};
   json r = call(in);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  check_failure(r, "timeout", failure(https_url(), "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  check_failure(
+      r, "timeout",
+      failure(https_url(), "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
   CHECK(ms < 3000);
 }
 
@@ -325,7 +357,8 @@ TEST_CASE("proxy: serverNameOverwrite and requestHostOverride work through a tun
   json r = get(url, "http://" + p.addr(), {{"serverNameOverwrite", "wrong.example"}});
   INFO(body(r));
   CHECK(r["status"] == 200);
-  json h = get(itest::h1_servers().http + "/echo", "http://" + p.addr(), {{"requestHostOverride", "example.test"}});
+  json h = get(itest::h1_servers().http + "/echo", "http://" + p.addr(),
+               {{"requestHostOverride", "example.test"}});
   REQUIRE(h["status"] == 200);
   json echo = json::parse(body(h));
   std::vector<std::string> raw = echo["rawHeaders"];
@@ -334,21 +367,24 @@ TEST_CASE("proxy: serverNameOverwrite and requestHostOverride work through a tun
   CHECK(*(it + 1) == "example.test");
 }
 
-TEST_CASE("proxy: the target sees the same ClientHello through a proxy as without one", "[proxy][client_hello]") {
+TEST_CASE("proxy: the target sees the same ClientHello through a proxy as without one",
+          "[proxy][client_hello]") {
   std::string log = "/tmp/tlsc-proxy-capture-" + std::to_string(getpid()) + ".jsonl";
   std::remove(log.c_str());
   itest::ChildServer capture({"python3", kServers + "capture_tls.py", log});
   std::string url = "https://localhost:" + std::to_string(capture.info()["port"].get<int>()) + "/";
   Server connect = start({"python3", kProxies + "connect_proxy.py"});
   Server socks = start({"bash", kProxies + "microsocks.sh"});
-  json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-27,29-23-24,0"},
-                 {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                 {"supportedVersions", {"1.3", "1.2"}},
-                 {"keyShareCurves", {"X25519"}},
-                 {"alpnProtocols", {"http/1.1"}},
-                 {"certCompressionAlgos", {"brotli"}}};
+  json custom = {
+      {"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-27,29-23-24,0"},
+      {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+      {"supportedVersions", {"1.3", "1.2"}},
+      {"keyShareCurves", {"X25519"}},
+      {"alpnProtocols", {"http/1.1"}},
+      {"certCompressionAlgos", {"brotli"}}};
   for (std::string proxy : {std::string(), "http://" + connect.addr(), "socks5://" + socks.addr()}) {
-    json in = {{"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 5}, {"customTlsClient", custom}};
+    json in = {
+        {"requestUrl", url}, {"requestMethod", "GET"}, {"timeoutSeconds", 5}, {"customTlsClient", custom}};
     if (!proxy.empty()) in["proxyUrl"] = proxy;
     json r = call(in);
     CHECK(r["status"] == 0);  // the capture server hangs up after the hello
@@ -368,7 +404,8 @@ TEST_CASE("proxy: the target sees the same ClientHello through a proxy as withou
   CHECK(records[0]["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 27}));
 }
 
-TEST_CASE("proxy: HTTP/2 targets through each kind of proxy show the same HTTP/2 fingerprint", "[proxy][h2]") {
+TEST_CASE("proxy: HTTP/2 targets through each kind of proxy show the same HTTP/2 fingerprint",
+          "[proxy][h2]") {
   itest::lib();
   itest::ChildServer h2({TLSC_H2_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
   std::string url = "https://127.0.0.1:" + std::to_string(h2.info()["port"].get<int>()) + "/h2";
@@ -378,8 +415,9 @@ TEST_CASE("proxy: HTTP/2 targets through each kind of proxy show the same HTTP/2
   Server dante = start({"bash", kProxies + "danted.sh"});
   Server s4a = start({"python3", kProxies + "socks4a_proxy.py"});
   std::string direct;
-  for (std::string proxy : {std::string(), "http://" + squid.addr(), "https://" + tls_proxy.addr(),
-                            "socks5://" + dante.addr(), "socks4://" + dante.addr(), "socks4a://" + s4a.addr()}) {
+  for (std::string proxy :
+       {std::string(), "http://" + squid.addr(), "https://" + tls_proxy.addr(), "socks5://" + dante.addr(),
+        "socks4://" + dante.addr(), "socks4a://" + s4a.addr()}) {
     INFO("proxy " << proxy);
     json r = get(url, proxy);
     INFO(body(r));
@@ -397,7 +435,9 @@ TEST_CASE("proxy: localAddress and disableIPV6 apply to the connection to the pr
   json r = get(https_url(), "http://" + p.addr(), {{"localAddress", "127.0.0.1"}});
   CHECK(r["status"] == 200);
   r = get(https_url(), "http://" + p.addr(), {{"localAddress", "[::1]:0"}});
-  check_failure(r, "connect", failure(https_url(), "dial tcp " + p.addr() + ": bind: address family mismatch with local address"));
+  check_failure(
+      r, "connect",
+      failure(https_url(), "dial tcp " + p.addr() + ": bind: address family mismatch with local address"));
   r = get(https_url(), "http://[::1]:" + std::to_string(p.port), {{"disableIPV6", true}});
   check_failure(r, "dns", failure(https_url(), "dial tcp: address ::1: no suitable address found"));
 }

@@ -1,8 +1,9 @@
 // request() end to end against the loopback servers: what a binding sees.
-#include <catch2/catch.hpp>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -19,8 +20,7 @@ json get(const std::string& url, json extra = json::object()) {
 }
 
 std::string b64decode(const std::string& s) {
-  static const std::string chars =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   int val = 0, bits = -8;
   for (char c : s) {
@@ -55,8 +55,12 @@ TEST_CASE("a plain GET answers in upstream's response shape", "[h1]") {
 
 TEST_CASE("headers go out in headerOrder, then the rest sorted, as fhttp writes them", "[h1]") {
   json r = get(h1_servers().raw + "/raw/echo-head",
-               {{"headers", {{"user-agent", "ua/1"}, {"accept", "*/*"}, {"X-Zeta", "z"},
-                             {"X-Alpha", "a"}, {"accept-language", "en"}}},
+               {{"headers",
+                 {{"user-agent", "ua/1"},
+                  {"accept", "*/*"},
+                  {"X-Zeta", "z"},
+                  {"X-Alpha", "a"},
+                  {"accept-language", "en"}}},
                 {"headerOrder", {"accept-language", "user-agent", "accept"}}});
   REQUIRE(r["status"] == 200);
   std::string head = r["body"];
@@ -65,7 +69,9 @@ TEST_CASE("headers go out in headerOrder, then the rest sorted, as fhttp writes 
       "accept-language: en\r\n"
       "user-agent: ua/1\r\n"
       "accept: */*\r\n"
-      "Host: 127.0.0.1:" + h1_servers().raw.substr(h1_servers().raw.rfind(':') + 1) + "\r\n"
+      "Host: 127.0.0.1:" +
+      h1_servers().raw.substr(h1_servers().raw.rfind(':') + 1) +
+      "\r\n"
       "X-Alpha: a\r\n"
       "X-Zeta: z\r\n"
       "Accept-Encoding: gzip, deflate, br\r\n"
@@ -74,20 +80,27 @@ TEST_CASE("headers go out in headerOrder, then the rest sorted, as fhttp writes 
 }
 
 TEST_CASE("POST sends the body with Content-Length; isByteRequest decodes base64", "[h1]") {
-  json r = call({{"requestUrl", h1_servers().http + "/echo"}, {"requestMethod", "POST"},
-                 {"requestBody", "a=1&b=2"}, {"headers", {{"content-type", "application/x-www-form-urlencoded"}}}});
+  json r = call({{"requestUrl", h1_servers().http + "/echo"},
+                 {"requestMethod", "POST"},
+                 {"requestBody", "a=1&b=2"},
+                 {"headers", {{"content-type", "application/x-www-form-urlencoded"}}}});
   REQUIRE(r["status"] == 200);
   json echo = json::parse(r["body"].get<std::string>());
   CHECK(b64decode(echo["body"]) == "a=1&b=2");
-  r = call({{"requestUrl", h1_servers().http + "/echo"}, {"requestMethod", "PUT"},
-            {"requestBody", "AAEC/w=="}, {"isByteRequest", true}});
+  r = call({{"requestUrl", h1_servers().http + "/echo"},
+            {"requestMethod", "PUT"},
+            {"requestBody", "AAEC/w=="},
+            {"isByteRequest", true}});
   echo = json::parse(r["body"].get<std::string>());
   CHECK(b64decode(echo["body"]) == std::string("\x00\x01\x02\xff", 4));
-  r = call({{"requestUrl", h1_servers().http + "/echo"}, {"requestMethod", "POST"},
-            {"requestBody", "not base64!"}, {"isByteRequest", true}});
+  r = call({{"requestUrl", h1_servers().http + "/echo"},
+            {"requestMethod", "POST"},
+            {"requestBody", "not base64!"},
+            {"isByteRequest", true}});
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "invalid_input");
-  CHECK(r["body"].get<std::string>().starts_with("failed to base64 decode request body: illegal base64 data at input byte"));
+  CHECK(r["body"].get<std::string>().starts_with(
+      "failed to base64 decode request body: illegal base64 data at input byte"));
 }
 
 TEST_CASE("every method token goes out as given", "[h1]") {
@@ -115,7 +128,8 @@ TEST_CASE("sessions keep cookies across requests and report them", "[h1][cookies
   REQUIRE(c["cookies"].size() == 2);
   CHECK(c["cookies"][0]["name"] == "a");
   c = itest::call_fn(itest::lib().addCookiesToSession,
-                     {{"sessionId", sid}, {"url", h1_servers().http + "/"},
+                     {{"sessionId", sid},
+                      {"url", h1_servers().http + "/"},
                       {"cookies", {{{"name", "added"}, {"value", "yes"}, {"expires", nullptr}}}}});
   CHECK(c["cookies"].size() == 3);
   r = get(h1_servers().http + "/cookies", {{"sessionId", sid}});
@@ -137,7 +151,8 @@ TEST_CASE("requestCookies reach the server, also with expires null or 0", "[h1][
   CHECK(r["cookies"] == json::object());
 }
 
-TEST_CASE("redirects: not followed by default, followed when asked, with Go's method rules", "[h1][redirect]") {
+TEST_CASE("redirects: not followed by default, followed when asked, with Go's method rules",
+          "[h1][redirect]") {
   json r = get(h1_servers().http + "/redirect/2");
   CHECK(r["status"] == 302);
   CHECK(r["headers"]["Location"][0] == "/redirect/1?code=302");
@@ -145,8 +160,10 @@ TEST_CASE("redirects: not followed by default, followed when asked, with Go's me
   CHECK(r["status"] == 200);
   CHECK(r["target"] == h1_servers().http + "/redirect/0?code=302");
   // 302 turns POST into GET without a body; 307 keeps both.
-  json post = {{"requestUrl", h1_servers().http + "/redirect/1?code=302"}, {"requestMethod", "POST"},
-               {"requestBody", "payload"}, {"followRedirects", true}};
+  json post = {{"requestUrl", h1_servers().http + "/redirect/1?code=302"},
+               {"requestMethod", "POST"},
+               {"requestBody", "payload"},
+               {"followRedirects", true}};
   json echo = json::parse(call(post)["body"].get<std::string>());
   CHECK(echo["method"] == "GET");
   CHECK(echo["body"] == "");
@@ -170,7 +187,8 @@ TEST_CASE("a redirect loop stops after 10 redirects", "[h1][redirect][bad]") {
   json r = get(h1_servers().http + "/loop", {{"followRedirects", true}});
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "redirect_limit");
-  CHECK(r["body"] == "failed to do request: Get \"" + h1_servers().http + "/loop\": stopped after 10 redirects");
+  CHECK(r["body"] ==
+        "failed to do request: Get \"" + h1_servers().http + "/loop\": stopped after 10 redirects");
 }
 
 TEST_CASE("gzip, deflate (zlib and raw), br and zstd bodies are decoded", "[h1][decode]") {
@@ -266,7 +284,8 @@ TEST_CASE("localAddress binds the socket; disableIPV4/6 filter addresses", "[h1]
   r = get(h1_servers().http + "/echo", {{"localAddress", "not-an-address"}});
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "invalid_input");
-  CHECK(r["body"].get<std::string>().find("failed to resolve tcp address from local not-an-address address") != std::string::npos);
+  CHECK(r["body"].get<std::string>().find(
+            "failed to resolve tcp address from local not-an-address address") != std::string::npos);
   r = get(h1_servers().http + "/echo", {{"disableIPV4", true}});
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "dns");
@@ -278,8 +297,8 @@ TEST_CASE("localAddress binds the socket; disableIPV4/6 filter addresses", "[h1]
 }
 
 TEST_CASE("requestHostOverride sets the Host header", "[h1]") {
-  json r = get(h1_servers().raw + "/raw/echo-head", {{"requestHostOverride", "example.test"},
-                                                     {"headers", {{"user-agent", "x"}}}});
+  json r = get(h1_servers().raw + "/raw/echo-head",
+               {{"requestHostOverride", "example.test"}, {"headers", {{"user-agent", "x"}}}});
   CHECK(r["body"].get<std::string>().find("\r\nHost: example.test\r\n") != std::string::npos);
 }
 
@@ -289,16 +308,18 @@ TEST_CASE("an empty body with a Content-Encoding is an empty body", "[h1][decode
   CHECK(r["body"] == "");
 }
 
-TEST_CASE("redirects drop Authorization and Cookie across hosts, keep them on the same host, set Referer", "[h1][redirect]") {
+TEST_CASE("redirects drop Authorization and Cookie across hosts, keep them on the same host, set Referer",
+          "[h1][redirect]") {
   std::string port = h1_servers().http.substr(h1_servers().http.rfind(':') + 1);
   auto hop = [&](const std::string& target) {
-    json r = get(h1_servers().http + "/redirect-to?code=302&url=" + target,
-                 {{"followRedirects", true},
-                  {"headers", {{"Authorization", "Bearer secret"}, {"Cookie", "c=1"}}}});
+    json r = get(
+        h1_servers().http + "/redirect-to?code=302&url=" + target,
+        {{"followRedirects", true}, {"headers", {{"Authorization", "Bearer secret"}, {"Cookie", "c=1"}}}});
     REQUIRE(r["status"] == 200);
     json echo = json::parse(r["body"].get<std::string>());
     std::map<std::string, std::string> h;
-    for (size_t i = 0; i + 1 < echo["rawHeaders"].size(); i += 2) h[echo["rawHeaders"][i]] = echo["rawHeaders"][i + 1];
+    for (size_t i = 0; i + 1 < echo["rawHeaders"].size(); i += 2)
+      h[echo["rawHeaders"][i]] = echo["rawHeaders"][i + 1];
     return h;
   };
   auto same = hop("http://127.0.0.1:" + port + "/echo");

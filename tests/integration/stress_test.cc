@@ -1,10 +1,11 @@
 // Threads as threads: sessions × async requests while destroySession and
 // destroyAll race with completions. Every request still finishes once.
-#include <catch2/catch.hpp>
 #include <atomic>
 #include <chrono>
 #include <set>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -21,7 +22,8 @@ TEST_CASE("destroySession and destroyAll racing with async completions lose noth
     starters.emplace_back([s, &mu, &started] {
       for (int i = 0; i < per_session; ++i) {
         json in = {{"requestUrl", h1_servers().http + "/delay/" + std::to_string(i % 7 * 10)},
-                   {"requestMethod", "GET"}, {"sessionId", "stress-" + std::to_string(s)},
+                   {"requestMethod", "GET"},
+                   {"sessionId", "stress-" + std::to_string(s)},
                    {"timeoutSeconds", 30}};
         std::string text = in.dump();
         json r = json::parse(lib().requestAsync(text.data()));
@@ -56,7 +58,8 @@ TEST_CASE("destroySession and destroyAll racing with async completions lose noth
     for (auto& r : batch) {
       REQUIRE(started.count(r["id"]) == 1);
       REQUIRE(finished.insert(r["id"]).second);
-      REQUIRE((r["status"] == 200 || r["body"].get<std::string>().find("session closed") != std::string::npos));
+      REQUIRE(
+          (r["status"] == 200 || r["body"].get<std::string>().find("session closed") != std::string::npos));
     }
   }
   CHECK(finished.size() == started.size());

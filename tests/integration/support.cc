@@ -1,10 +1,5 @@
 #include "support.h"
 
-#include <catch2/catch.hpp>
-
-#include <set>
-#include <thread>
-
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <stdexcept>
+#include <thread>
+
+#include <catch2/catch.hpp>
 
 namespace itest {
 
@@ -79,11 +78,16 @@ const std::thread::id kMainThread = std::this_thread::get_id();
 // Empty when the response has the shape every response must have.
 std::string shape_problem(const json& r) {
   // Every failure names its kind; a success has none.
-  static const std::set<std::string> kCodes = {
-      "invalid_input", "dns",          "connect",        "proxy",         "proxy_auth",
-      "tls_handshake", "tls_verify",   "tls_pin",        "timeout",       "redirect_limit",
-      "http_protocol", "h2_protocol",  "stream_reset",   "connection_closed", "decode",
-      "file",          "cancelled",    "session_closed", "internal"};
+  static const std::set<std::string> kCodes = {"invalid_input", "dns",
+                                               "connect",       "proxy",
+                                               "proxy_auth",    "tls_handshake",
+                                               "tls_verify",    "tls_pin",
+                                               "timeout",       "redirect_limit",
+                                               "http_protocol", "h2_protocol",
+                                               "stream_reset",  "connection_closed",
+                                               "decode",        "file",
+                                               "cancelled",     "session_closed",
+                                               "internal"};
   if (!r.is_object() || !r.contains("status")) return "";
   if (r["status"] == 0) {
     if (!r.contains("errorCode") || !r["errorCode"].is_string()) return "a failure without errorCode";

@@ -2,9 +2,10 @@
 // a binding loads it, and the loopback servers the tests talk to.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace itest {
 

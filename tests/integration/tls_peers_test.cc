@@ -8,7 +8,8 @@
 //   a scripted bad TLS server (tests/servers/bad_tls_server.py).
 // Debian packages: gnutls-bin (gnutls-serv), nginx; Node 24 comes from npm
 // (tests/servers/node24, `npm ci` there when node_modules is missing).
-#include <catch2/catch.hpp>
+#include <sys/stat.h>
+
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -16,8 +17,9 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -55,7 +57,9 @@ json req(const std::string& method, const std::string& url, json extra = json::o
   return call(in);
 }
 
-std::string body(const json& r) { return r["body"].is_string() ? r["body"].get<std::string>() : std::string(); }
+std::string body(const json& r) {
+  return r["body"].is_string() ? r["body"].get<std::string>() : std::string();
+}
 bool has(const json& r, const std::string& what) { return body(r).find(what) != std::string::npos; }
 
 // The first value of a response header, or "".
@@ -74,9 +78,11 @@ void end_session(const std::string& id) { itest::call_fn(itest::lib().destroySes
 
 // ---- GnuTLS ---------------------------------------------------------------
 
-Peer gnutls(const std::string& priority, const std::string& cert = "good", std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {"bash", kServers + "/gnutls_server.sh", "--priority", priority,
-                                   "--x509certfile", pem(cert + ".chain.pem"), "--x509keyfile", pem(cert + ".key")};
+Peer gnutls(const std::string& priority, const std::string& cert = "good",
+            std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {
+      "bash",           kServers + "/gnutls_server.sh", "--priority",    priority,
+      "--x509certfile", pem(cert + ".chain.pem"),       "--x509keyfile", pem(cert + ".key")};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return start(argv);
 }
@@ -137,14 +143,19 @@ std::string node24() {
 }
 
 Peer node_https(const std::string& node_bin) {
-  return start({node_bin, kServers + "/node_https_server.js", "--cert", pem("good.chain.pem"), "--key", pem("good.key")});
+  return start({node_bin, kServers + "/node_https_server.js", "--cert", pem("good.chain.pem"), "--key",
+                pem("good.key")});
 }
 
-std::string relay_url(const Peer& p) { return "https://127.0.0.1:" + std::to_string(p.info.value("relay", 0)); }
+std::string relay_url(const Peer& p) {
+  return "https://127.0.0.1:" + std::to_string(p.info.value("relay", 0));
+}
 
 // ---- the bad server -------------------------------------------------------
 
-Peer bad_server(const std::string& mode) { return start({"python3", kServers + "/bad_tls_server.py", "--mode", mode}); }
+Peer bad_server(const std::string& mode) {
+  return start({"python3", kServers + "/bad_tls_server.py", "--mode", mode});
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -156,7 +167,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // GnuTLS
 // ===========================================================================
 
-TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with each AEAD, behind a CertificateRequest", "[tls-peers][gnutls]") {
+TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with each AEAD, behind a CertificateRequest",
+          "[tls-peers][gnutls]") {
   // gnutls-serv asks for a client certificate (optional) unless -a: the
   // client answers with an empty Certificate and the handshake goes on.
   for (const char* cipher : {"AES-128-GCM", "AES-256-GCM", "CHACHA20-POLY1305"}) {
@@ -172,21 +184,24 @@ TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with each AEAD, behind a CertificateRe
   }
 }
 
-TEST_CASE("tls-peers: gnutls-serv honours our record_size_limit: a page larger than the limit arrives", "[tls-peers][gnutls]") {
+TEST_CASE("tls-peers: gnutls-serv honours our record_size_limit: a page larger than the limit arrives",
+          "[tls-peers][gnutls]") {
   // GnuTLS answers record_size_limit (TLS 1.3: EncryptedExtensions, TLS 1.2:
   // ServerHello) and sends records within it; we hold it to the limit.
   for (const char* version : {"TLS1.3", "TLS1.2"}) {
     INFO(version);
     auto s = gnutls(std::string("NORMAL:-VERS-ALL:+VERS-") + version);
-    json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-13-51-45-43-28,29-23-24,0"},
-                   {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                   {"supportedVersions", {"1.3", "1.2"}},
-                   {"keyShareCurves", {"X25519"}},
-                   {"alpnProtocols", {"http/1.1"}},
-                   {"recordSizeLimit", 512}};
+    json custom = {
+        {"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-13-51-45-43-28,29-23-24,0"},
+        {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+        {"supportedVersions", {"1.3", "1.2"}},
+        {"keyShareCurves", {"X25519"}},
+        {"alpnProtocols", {"http/1.1"}},
+        {"recordSizeLimit", 512}};
     // The page echoes the request head: 3000 bytes of it make the answer
     // span several records of at most 512 bytes.
-    json r = req("GET", s.url + "/", {{"customTlsClient", custom}, {"headers", {{"X-Padding", std::string(3000, 'p')}}}});
+    json r = req("GET", s.url + "/",
+                 {{"customTlsClient", custom}, {"headers", {{"X-Padding", std::string(3000, 'p')}}}});
     INFO(r.dump());
     REQUIRE(r["status"] == 200);
     CHECK(body(r).size() > 3000);
@@ -194,8 +209,12 @@ TEST_CASE("tls-peers: gnutls-serv honours our record_size_limit: a page larger t
   }
 }
 
-TEST_CASE("tls-peers: gnutls-serv TLS 1.3 key exchange groups (P-256/P-384 by HelloRetryRequest)", "[tls-peers][gnutls]") {
-  struct G { const char* priority; const char* shown; };
+TEST_CASE("tls-peers: gnutls-serv TLS 1.3 key exchange groups (P-256/P-384 by HelloRetryRequest)",
+          "[tls-peers][gnutls]") {
+  struct G {
+    const char* priority;
+    const char* shown;
+  };
   for (const G& g : {G{"X25519", "(ECDHE-X25519)"}, G{"SECP256R1", "(ECDHE-SECP256R1)"},
                      G{"SECP384R1", "(ECDHE-SECP384R1)"}}) {
     INFO(g.priority);
@@ -207,8 +226,14 @@ TEST_CASE("tls-peers: gnutls-serv TLS 1.3 key exchange groups (P-256/P-384 by He
   }
 }
 
-TEST_CASE("tls-peers: gnutls-serv TLS 1.2 with ECDHE-RSA GCM, ChaCha20 and CBC, ECDHE-ECDSA via an intermediate", "[tls-peers][gnutls]") {
-  struct C { const char* cert; const char* priority; const char* shown; };
+TEST_CASE(
+    "tls-peers: gnutls-serv TLS 1.2 with ECDHE-RSA GCM, ChaCha20 and CBC, ECDHE-ECDSA via an intermediate",
+    "[tls-peers][gnutls]") {
+  struct C {
+    const char* cert;
+    const char* priority;
+    const char* shown;
+  };
   for (const C& c : {C{"good", "-CIPHER-ALL:+AES-128-GCM", "ECDHE_RSA_AES_128_GCM_SHA256"},
                      C{"good", "-CIPHER-ALL:+AES-256-GCM", "ECDHE_RSA_AES_256_GCM_SHA384"},
                      C{"good", "-CIPHER-ALL:+CHACHA20-POLY1305", "ECDHE_RSA_CHACHA20_POLY1305"},
@@ -234,12 +259,16 @@ TEST_CASE("tls-peers: gnutls-serv TLS 1.3 with an ECDSA leaf via an intermediate
   CHECK(has(r, "ECDSA-SECP256R1-SHA256"));
 }
 
-TEST_CASE("tls-peers: gnutls-serv that requires a client certificate fails cleanly", "[tls-peers][gnutls][bad]") {
+TEST_CASE("tls-peers: gnutls-serv that requires a client certificate fails cleanly",
+          "[tls-peers][gnutls][bad]") {
   // The client sends an empty Certificate (as utls does); GnuTLS answers
   // with an alert: certificate_required in TLS 1.3 (after the client's
   // Finished, so on the first read), decode_error in TLS 1.2 (OpenSSL's
   // s_client gets the same).
-  struct V { const char* version; const char* text; };
+  struct V {
+    const char* version;
+    const char* text;
+  };
   for (const V& v : {V{"+VERS-TLS1.3", "remote error: tls: certificate required"},
                      V{"+VERS-TLS1.2", "remote error: tls: error decoding message"}}) {
     INFO(v.version);
@@ -258,8 +287,13 @@ TEST_CASE("tls-peers: gnutls-serv that requires a client certificate fails clean
 // nginx
 // ===========================================================================
 
-TEST_CASE("tls-peers: nginx TLS 1.2-only and TLS 1.3-only: static file, keep-alive reuse within a session", "[tls-peers][nginx]") {
-  struct V { const char* protocols; const char* cert; const char* proto; };
+TEST_CASE("tls-peers: nginx TLS 1.2-only and TLS 1.3-only: static file, keep-alive reuse within a session",
+          "[tls-peers][nginx]") {
+  struct V {
+    const char* protocols;
+    const char* cert;
+    const char* proto;
+  };
   for (const V& v : {V{"TLSv1.2", "good", "TLSv1.2"}, V{"TLSv1.3", "good", "TLSv1.3"},
                      V{"TLSv1.2", "chained", "TLSv1.2"}, V{"TLSv1.3", "chained", "TLSv1.3"}}) {
     INFO(v.protocols << " " << v.cert);
@@ -291,14 +325,17 @@ TEST_CASE("tls-peers: nginx TLS 1.2-only and TLS 1.3-only: static file, keep-ali
   }
 }
 
-TEST_CASE("tls-peers: nginx resumes the TLS session on a session's next connection (1.2 ticket, 1.3 PSK)", "[tls-peers][nginx]") {
+TEST_CASE("tls-peers: nginx resumes the TLS session on a session's next connection (1.2 ticket, 1.3 PSK)",
+          "[tls-peers][nginx]") {
   for (const char* protocols : {"TLSv1.2", "TLSv1.3"}) {
     INFO(protocols);
     auto s = nginx_tls(protocols);
     std::string sid = std::string("nginx-tls-resume-") + protocols;
     // A *_PSK profile: upstream's plain chrome_133 offers no pre_shared_key.
-    json a = req("GET", s.url + "/index.html", {{"sessionId", sid}, {"tlsClientIdentifier", "chrome_133_PSK"},
-                                                {"transportOptions", {{"disableKeepAlives", true}}}});
+    json a = req("GET", s.url + "/index.html",
+                 {{"sessionId", sid},
+                  {"tlsClientIdentifier", "chrome_133_PSK"},
+                  {"transportOptions", {{"disableKeepAlives", true}}}});
     json b = req("GET", s.url + "/index.html", {{"sessionId", sid}});
     INFO(a.dump());
     INFO(b.dump());
@@ -311,18 +348,22 @@ TEST_CASE("tls-peers: nginx resumes the TLS session on a session's next connecti
   }
 }
 
-TEST_CASE("tls-peers: nginx with 0-RTT: a spec listing early_data resumes, offering 0-RTT without sending early data",
-          "[tls-peers][nginx][early-data]") {
+TEST_CASE(
+    "tls-peers: nginx with 0-RTT: a spec listing early_data resumes, offering 0-RTT without sending early "
+    "data",
+    "[tls-peers][nginx][early-data]") {
   auto s = nginx_tls("TLSv1.3", "good", /*early_data=*/true);
   auto cap = capture_in_front_of(s);
   const std::string sid = "nginx-tls-early-data";
-  json custom = {{"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-42-41,29-23-24,0"},
-                 {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                 {"supportedVersions", {"1.3", "1.2"}},
-                 {"keyShareCurves", {"X25519"}},
-                 {"alpnProtocols", {"http/1.1"}}};
-  json a = req("GET", cap->url + "/index.html", {{"sessionId", sid}, {"customTlsClient", custom},
-                                                 {"transportOptions", {{"disableKeepAlives", true}}}});
+  json custom = {
+      {"ja3String", "771,4865-4867-4866-49195-49199,0-23-65281-10-11-16-5-13-51-45-43-42-41,29-23-24,0"},
+      {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+      {"supportedVersions", {"1.3", "1.2"}},
+      {"keyShareCurves", {"X25519"}},
+      {"alpnProtocols", {"http/1.1"}}};
+  json a = req(
+      "GET", cap->url + "/index.html",
+      {{"sessionId", sid}, {"customTlsClient", custom}, {"transportOptions", {{"disableKeepAlives", true}}}});
   json b = req("GET", cap->url + "/index.html", {{"sessionId", sid}});
   INFO(a.dump());
   INFO(b.dump());
@@ -361,8 +402,9 @@ TEST_CASE("tls-peers: Node 20 https: GET and POST echo, keep-alive, X25519", "[t
   CHECK(a["usedProtocol"] == "HTTP/1.1");
   CHECK(header(a, "X-TLS-Protocol") == "TLSv1.3");
   std::string payload = "{\"hello\":\"world\",\"n\":42}";
-  json b = req("POST", s.url + "/echo", {{"sessionId", sid}, {"requestBody", payload},
-                                         {"headers", {{"content-type", "application/json"}}}});
+  json b = req(
+      "POST", s.url + "/echo",
+      {{"sessionId", sid}, {"requestBody", payload}, {"headers", {{"content-type", "application/json"}}}});
   REQUIRE(b["status"] == 200);
   CHECK(b["body"] == payload);
   CHECK(header(b, "X-Method") == "POST");
@@ -383,7 +425,8 @@ TEST_CASE("tls-peers: Node 20 https: GET and POST echo, keep-alive, X25519", "[t
   CHECK(header(d, "X-HRR-Group").empty());
 }
 
-TEST_CASE("tls-peers: Node 24 https (OpenSSL 3.5, X25519MLKEM768 first): the request completes; which group", "[tls-peers][node24]") {
+TEST_CASE("tls-peers: Node 24 https (OpenSSL 3.5, X25519MLKEM768 first): the request completes; which group",
+          "[tls-peers][node24]") {
   auto s = node_https(node24());
   INFO(s.info.dump());
   REQUIRE(s.info["node"].get<std::string>().starts_with("v24."));
@@ -395,7 +438,8 @@ TEST_CASE("tls-peers: Node 24 https (OpenSSL 3.5, X25519MLKEM768 first): the req
   std::string group = header(r, "X-Key-Share-Group");
   std::string hrr = header(r, "X-HRR-Group");
   WARN("node " << s.info["node"].get<std::string>() << " (OpenSSL " << s.info["openssl"].get<std::string>()
-               << ") negotiated key share group " << group << (hrr.empty() ? "" : " after a HelloRetryRequest for " + hrr));
+               << ") negotiated key share group " << group
+               << (hrr.empty() ? "" : " after a HelloRetryRequest for " + hrr));
   // Our ML-KEM-768 and X25519MLKEM768 (patches 0010, 0011) against
   // OpenSSL 3.5's: the hybrid is chosen, and the request completes.
   CHECK(group == "0x11ec");
@@ -410,7 +454,10 @@ TEST_CASE("tls-peers: Node 24 https (OpenSSL 3.5, X25519MLKEM768 first): the req
 // ===========================================================================
 
 TEST_CASE("tls-peers: a misbehaving TLS server gets Go's error text, no hang", "[tls-peers][bad]") {
-  struct M { const char* mode; const char* text; };
+  struct M {
+    const char* mode;
+    const char* text;
+  };
   // The texts of utls (crypto/tls) for the same violation, after upstream's
   // `failed to do request: Get "<url>": `.
   for (const M& m : {M{"bad-cipher", "tls: server chose an unconfigured cipher suite"},
@@ -460,13 +507,14 @@ TEST_CASE("tls-peers: a server that closes mid-record or at a record boundary", 
     INFO(r.dump());
     CHECK(r["status"] == 0);
     CHECK(r["errorCode"] == "tls_handshake");
-    CHECK(body(r) == "failed to do request: Get \"" + s.url + "/\": " +
-                         (std::string(mode) == "truncated" ? "unexpected EOF" : "EOF"));
+    CHECK(body(r) == "failed to do request: Get \"" + s.url +
+                         "/\": " + (std::string(mode) == "truncated" ? "unexpected EOF" : "EOF"));
     CHECK(seconds_since(t0) < 4.0);
   }
 }
 
-TEST_CASE("tls-peers: a TLS server that never answers the ClientHello ends with the timeout", "[tls-peers][bad]") {
+TEST_CASE("tls-peers: a TLS server that never answers the ClientHello ends with the timeout",
+          "[tls-peers][bad]") {
   auto s = bad_server("stall");
   auto t0 = std::chrono::steady_clock::now();
   json r = req("GET", s.url + "/", {{"timeoutSeconds", 2}});

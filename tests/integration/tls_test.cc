@@ -1,8 +1,9 @@
 // HTTPS over HTTP/1.1 against real TLS peers on loopback: openssl s_server
 // for each protocol version, AEAD, group and key type; verification
 // failures; pins; resumption.
-#include <catch2/catch.hpp>
 #include <memory>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -19,9 +20,9 @@ struct SServer {
 
 // s_server -www with a certificate from the test PKI and extra options.
 SServer s_server(const std::string& cert, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {"bash", std::string(TLSC_SOURCE_DIR) + "/tests/servers/openssl_server.sh",
+  std::vector<std::string> argv = {"bash",  std::string(TLSC_SOURCE_DIR) + "/tests/servers/openssl_server.sh",
                                    "-cert", cert_dir() + "/" + cert + ".pem",
-                                   "-key", cert_dir() + "/" + cert + ".key"};
+                                   "-key",  cert_dir() + "/" + cert + ".key"};
   if (cert == "chained") {
     argv.push_back("-cert_chain");
     argv.push_back(cert_dir() + "/inter.pem");
@@ -55,7 +56,8 @@ bool page_says(const json& r, const std::string& what) {
 }  // namespace
 
 TEST_CASE("tls: TLS 1.3 with each AEAD", "[tls]") {
-  for (const char* suite : {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}) {
+  for (const char* suite :
+       {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}) {
     INFO(suite);
     auto s = s_server("good", {"-tls1_3", "-ciphersuites", suite});
     json r = get(s.url);
@@ -67,9 +69,9 @@ TEST_CASE("tls: TLS 1.3 with each AEAD", "[tls]") {
 }
 
 TEST_CASE("tls: TLS 1.2 with each suite both sides have (GCM, ChaCha20, CBC)", "[tls]") {
-  for (const char* suite : {"ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384",
-                            "ECDHE-RSA-CHACHA20-POLY1305", "ECDHE-RSA-AES128-SHA", "ECDHE-RSA-AES256-SHA",
-                            "AES128-GCM-SHA256", "AES128-SHA"}) {
+  for (const char* suite :
+       {"ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305",
+        "ECDHE-RSA-AES128-SHA", "ECDHE-RSA-AES256-SHA", "AES128-GCM-SHA256", "AES128-SHA"}) {
     INFO(suite);
     auto s = s_server("good", {"-tls1_2", "-cipher", suite});
     json r = get(s.url);
@@ -88,7 +90,8 @@ TEST_CASE("tls: each group, HelloRetryRequest when the server wants an unshared 
   }
 }
 
-TEST_CASE("tls: RSA (PSS signatures in 1.3, PKCS#1 in 1.2), ECDSA P-256 via an intermediate, P-384", "[tls]") {
+TEST_CASE("tls: RSA (PSS signatures in 1.3, PKCS#1 in 1.2), ECDSA P-256 via an intermediate, P-384",
+          "[tls]") {
   for (const char* cert : {"good", "chained", "ecdsa384"}) {
     INFO(cert);
     for (const char* version : {"-tls1_3", "-tls1_2"}) {
@@ -115,7 +118,8 @@ TEST_CASE("tls: Ed25519 and RSA-PSS-key certificates fail as they fail for Chrom
   }
 }
 
-TEST_CASE("tls: an RSA-PSS (id-RSASSA-PSS) key sent to a profile that offers rsa_pss_pss_* fails as in Go", "[tls][bad]") {
+TEST_CASE("tls: an RSA-PSS (id-RSASSA-PSS) key sent to a profile that offers rsa_pss_pss_* fails as in Go",
+          "[tls][bad]") {
   // cloudscraper offers rsa_pss_pss_sha256 (TLS 1.2 only, CBC suites; -no_etm
   // because BoringSSL refuses the encrypt_then_mac answer it did not
   // negotiate). Go's crypto/x509 leaves such a key unparsed (nil) and utls
@@ -126,24 +130,36 @@ TEST_CASE("tls: an RSA-PSS (id-RSASSA-PSS) key sent to a profile that offers rsa
     json r = get(s.url, {{"tlsClientIdentifier", "cloudscraper"}, {"insecureSkipVerify", insecure}});
     CHECK(r["status"] == 0);
     CHECK(r["errorCode"] == "tls_handshake");
-    CHECK(r["body"] == go_error(s.url, "tls: server's certificate contains an unsupported type of public key: <nil>"));
+    CHECK(r["body"] ==
+          go_error(s.url, "tls: server's certificate contains an unsupported type of public key: <nil>"));
   }
 }
 
 TEST_CASE("tls: no common cipher suite or version: the server's alert, in Go's words", "[tls][bad]") {
-  struct C { std::vector<std::string> server; json extra; const char* text; };
-  const json tls12_only = {{"ja3String", "771,49195-49199,0-23-10-11-13-16-65281,29-23,0"},
-                           {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
-                           {"supportedVersions", {"1.2"}},
-                           {"alpnProtocols", {"http/1.1"}}};
-  for (const C& c : {
-           // Chrome offers no CCM suite.
-           C{{"-tls1_3", "-ciphersuites", "TLS_AES_128_CCM_SHA256"}, json::object(), "remote error: tls: handshake failure"},
-           C{{"-tls1_2", "-cipher", "AES128-CCM"}, json::object(), "remote error: tls: handshake failure"},
-           // A TLS 1.1 server; no browser profile offers TLS 1.1.
-           C{{"-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"}, json::object(), "remote error: tls: protocol version not supported"},
-           // A TLS 1.3 server and a spec that offers TLS 1.2 alone.
-           C{{"-tls1_3"}, {{"customTlsClient", tls12_only}}, "remote error: tls: protocol version not supported"}}) {
+  struct C {
+    std::vector<std::string> server;
+    json extra;
+    const char* text;
+  };
+  const json tls12_only = {
+      {"ja3String", "771,49195-49199,0-23-10-11-13-16-65281,29-23,0"},
+      {"supportedSignatureAlgorithms", {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256"}},
+      {"supportedVersions", {"1.2"}},
+      {"alpnProtocols", {"http/1.1"}}};
+  for (const C& c :
+       {// Chrome offers no CCM suite.
+        C{{"-tls1_3", "-ciphersuites", "TLS_AES_128_CCM_SHA256"},
+          json::object(),
+          "remote error: tls: handshake failure"},
+        C{{"-tls1_2", "-cipher", "AES128-CCM"}, json::object(), "remote error: tls: handshake failure"},
+        // A TLS 1.1 server; no browser profile offers TLS 1.1.
+        C{{"-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"},
+          json::object(),
+          "remote error: tls: protocol version not supported"},
+        // A TLS 1.3 server and a spec that offers TLS 1.2 alone.
+        C{{"-tls1_3"},
+          {{"customTlsClient", tls12_only}},
+          "remote error: tls: protocol version not supported"}}) {
     INFO(c.server[0] << " " << c.server.back());
     auto s = s_server("good", c.server);
     json r = get(s.url, c.extra);
@@ -154,7 +170,11 @@ TEST_CASE("tls: no common cipher suite or version: the server's alert, in Go's w
 }
 
 TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes them", "[tls][bad]") {
-  struct Case { const char* cert; const char* url_host; const char* expect; };
+  struct Case {
+    const char* cert;
+    const char* url_host;
+    const char* expect;
+  };
   for (const Case& c : {Case{"wronghost", "127.0.0.1", "x509: certificate is not valid for 127.0.0.1"},
                         Case{"good", "localhost-alias", "x509: certificate is not valid for"},
                         Case{"expired", "127.0.0.1", "certificate has expired"},
@@ -176,16 +196,18 @@ TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes th
   }
 }
 
-TEST_CASE("tls: a leaf signed with SHA-1 is refused as Go refuses it; insecureSkipVerify passes it", "[tls][bad]") {
+TEST_CASE("tls: a leaf signed with SHA-1 is refused as Go refuses it; insecureSkipVerify passes it",
+          "[tls][bad]") {
   // SECLEVEL=0: OpenSSL 3 refuses to serve a SHA-1-signed certificate otherwise.
   auto s = s_server("sha1", {"-tls1_3", "-cipher", "DEFAULT:@SECLEVEL=0"});
   json r = get(s.url);
   CHECK(r["status"] == 0);
   CHECK(r["errorCode"] == "tls_verify");
-  CHECK(r["body"] == go_error(s.url, "tls: failed to verify certificate: x509: certificate signed by unknown "
-                                     "authority (possibly because of \"x509: cannot verify signature: insecure "
-                                     "algorithm SHA1-RSA\" while trying to verify candidate authority certificate "
-                                     "\"tlsc test root\")"));
+  CHECK(r["body"] == go_error(s.url,
+                              "tls: failed to verify certificate: x509: certificate signed by unknown "
+                              "authority (possibly because of \"x509: cannot verify signature: insecure "
+                              "algorithm SHA1-RSA\" while trying to verify candidate authority certificate "
+                              "\"tlsc test root\")"));
   CHECK(get(s.url, {{"insecureSkipVerify", true}})["status"] == 200);
   // The same root with SHA-256 below it passes.
   auto good = s_server("good", {"-tls1_3"});
@@ -203,10 +225,13 @@ TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]"
   CHECK(r["errorCode"] == "tls_verify");
 }
 
-TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSkipVerify does not pass", "[tls][bad]") {
+TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSkipVerify does not pass",
+          "[tls][bad]") {
   auto s = s_server("good", {"-tls1_3"});
   std::string pem = cert_dir() + "/good.pem";
-  std::string cmd = "openssl x509 -in " + pem + " -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64";
+  std::string cmd =
+      "openssl x509 -in " + pem +
+      " -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64";
   FILE* p = popen(cmd.c_str(), "r");
   char buf[128] = {};
   REQUIRE(fgets(buf, sizeof buf, p) != nullptr);
@@ -214,21 +239,25 @@ TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSki
   std::string pin(buf);
   while (!pin.empty() && (pin.back() == '\n' || pin.back() == '\r')) pin.pop_back();
   CHECK(get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}})["status"] == 200);
-  json bad = get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}},
-                         {"insecureSkipVerify", true}});
+  json bad = get(
+      s.url, {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}},
+              {"insecureSkipVerify", true}});
   CHECK(bad["status"] == 0);
   CHECK(bad["errorCode"] == "tls_pin");
-  CHECK(bad["body"].get<std::string>().find("bad ssl pin detected, found pins: [" + pin) != std::string::npos);
+  CHECK(bad["body"].get<std::string>().find("bad ssl pin detected, found pins: [" + pin) !=
+        std::string::npos);
   // A pin for another host does not apply.
   CHECK(get(s.url, {{"certificatePinningHosts", {{"*.example.com", {"AAAA"}}}}})["status"] == 200);
 }
 
-TEST_CASE("tls: a *_PSK profile resumes on its session's next connection; its base profile does not", "[tls]") {
+TEST_CASE("tls: a *_PSK profile resumes on its session's next connection; its base profile does not",
+          "[tls]") {
   auto s = s_server("good", {"-tls1_3"});
   for (const char* profile : {"chrome_133_PSK", "chrome_133"}) {
     INFO(profile);
     std::string sid = std::string("tls-resume-") + profile;
-    json a = get(s.url, {{"sessionId", sid}, {"tlsClientIdentifier", profile},
+    json a = get(s.url, {{"sessionId", sid},
+                         {"tlsClientIdentifier", profile},
                          {"transportOptions", {{"disableKeepAlives", true}}}});
     REQUIRE(a["status"] == 200);
     json b = get(s.url, {{"sessionId", sid}});
@@ -254,7 +283,12 @@ TEST_CASE("tls: an Ed25519 certificate works for a spec that offers ed25519 (TLS
   // BoringSSL verifies only what the spec offers (patch: the spec's
   // signature algorithms are also the verify preferences), so Ed25519 is
   // accepted exactly when the spec lists it, as in Go.
-  struct V { const char* server; const char* ja3; const char* version; const char* page; };
+  struct V {
+    const char* server;
+    const char* ja3;
+    const char* version;
+    const char* page;
+  };
   for (const V& v : {V{"-tls1_3", "771,4865-4866-4867,0-23-10-11-13-16-43-45-51,29-23,0", "1.3", "TLSv1.3"},
                      V{"-tls1_2", "771,49195-49199,0-23-10-11-13-16-65281,29-23,0", "1.2", "TLSv1.2"}}) {
     INFO(v.server);
@@ -285,7 +319,8 @@ struct BsslServer {
 
 BsslServer bssl_server(std::vector<std::string> extra, const std::string& cert = "good") {
   itest::lib();
-  std::vector<std::string> argv = {TLSC_BSSL_SERVER, cert_dir() + "/" + cert + ".chain.pem", cert_dir() + "/" + cert + ".key"};
+  std::vector<std::string> argv = {TLSC_BSSL_SERVER, cert_dir() + "/" + cert + ".chain.pem",
+                                   cert_dir() + "/" + cert + ".key"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   BsslServer s;
   s.child = std::make_unique<itest::ChildServer>(argv);
@@ -332,12 +367,17 @@ TEST_CASE("tls: a server's record_size_limit is honoured", "[tls][bssl-server]")
   CHECK(json::parse(r["body"].get<std::string>())["max_client_record"].get<int>() <= 64 + 16);
 }
 
-TEST_CASE("tls: a server signature that does not verify: Go's text for its key type", "[tls][bssl-server][bad]") {
+TEST_CASE("tls: a server signature that does not verify: Go's text for its key type",
+          "[tls][bssl-server][bad]") {
   // bssl_server signs with the real key and flips a bit: TLS 1.3
   // CertificateVerify, TLS 1.2 ServerKeyExchange (auth.go's words; RSA's
   // are crypto/rsa.ErrVerification).
-  struct C { const char* cert; const char* why; };
-  for (const C& c : {C{"good", "crypto/rsa: verification error"}, C{"chained", "ECDSA verification failure"}}) {
+  struct C {
+    const char* cert;
+    const char* why;
+  };
+  for (const C& c :
+       {C{"good", "crypto/rsa: verification error"}, C{"chained", "ECDSA verification failure"}}) {
     for (bool tls12 : {false, true}) {
       INFO(c.cert << (tls12 ? " TLS 1.2" : " TLS 1.3"));
       std::vector<std::string> args = {"--corrupt-signature"};
@@ -346,7 +386,8 @@ TEST_CASE("tls: a server signature that does not verify: Go's text for its key t
       json r = get(s.url);
       CHECK(r["status"] == 0);
       CHECK(r["errorCode"] == "tls_handshake");
-      CHECK(r["body"] == go_error(s.url, std::string("tls: invalid signature by the server certificate: ") + c.why));
+      CHECK(r["body"] ==
+            go_error(s.url, std::string("tls: invalid signature by the server certificate: ") + c.why));
     }
   }
   auto s = bssl_server({"--corrupt-signature"}, "ed25519");
@@ -357,7 +398,8 @@ TEST_CASE("tls: a server signature that does not verify: Go's text for its key t
                  {"alpnProtocols", {"http/1.1"}}};
   json r = get(s.url, {{"customTlsClient", custom}});
   CHECK(r["errorCode"] == "tls_handshake");
-  CHECK(r["body"] == go_error(s.url, "tls: invalid signature by the server certificate: Ed25519 verification failure"));
+  CHECK(r["body"] ==
+        go_error(s.url, "tls: invalid signature by the server certificate: Ed25519 verification failure"));
 }
 
 namespace {
@@ -374,13 +416,16 @@ json custom_early_data() {
 
 }  // namespace
 
-TEST_CASE("tls: early_data listed: 0-RTT offered on resumption without early data; accepted or declined, the request succeeds",
-          "[tls][bssl-server][early-data]") {
+TEST_CASE(
+    "tls: early_data listed: 0-RTT offered on resumption without early data; accepted or declined, the "
+    "request succeeds",
+    "[tls][bssl-server][early-data]") {
   // Our BoringSSL server accepts 0-RTT: the client finishes with
   // EndOfEarlyData; the request only goes out after the handshake.
   auto s = bssl_server({"--early-data", "accept"});
   const std::string sid = "tls-early-data-bssl";
-  json a = get(s.url, {{"sessionId", sid}, {"customTlsClient", custom_early_data()},
+  json a = get(s.url, {{"sessionId", sid},
+                       {"customTlsClient", custom_early_data()},
                        {"transportOptions", {{"disableKeepAlives", true}}}});
   INFO(a.dump());
   REQUIRE(a["status"] == 200);
@@ -398,7 +443,8 @@ TEST_CASE("tls: early_data listed: 0-RTT offered on resumption without early dat
   // The same server declining 0-RTT: no EndOfEarlyData, a plain resumption.
   auto n = bssl_server({"--early-data", "decline"});
   const std::string sid1 = "tls-early-data-bssl-decline";
-  json e = get(n.url, {{"sessionId", sid1}, {"customTlsClient", custom_early_data()},
+  json e = get(n.url, {{"sessionId", sid1},
+                       {"customTlsClient", custom_early_data()},
                        {"transportOptions", {{"disableKeepAlives", true}}}});
   REQUIRE(e["status"] == 200);
   json f = get(n.url, {{"sessionId", sid1}});
@@ -413,7 +459,8 @@ TEST_CASE("tls: early_data listed: 0-RTT offered on resumption without early dat
   // -www does not take): the empty early_data goes with the session.
   auto o = s_server("good", {"-tls1_3"});
   const std::string sid2 = "tls-early-data-openssl";
-  json c = get(o.url, {{"sessionId", sid2}, {"customTlsClient", custom_early_data()},
+  json c = get(o.url, {{"sessionId", sid2},
+                       {"customTlsClient", custom_early_data()},
                        {"transportOptions", {{"disableKeepAlives", true}}}});
   REQUIRE(c["status"] == 200);
   json d = get(o.url, {{"sessionId", sid2}});

@@ -1,8 +1,9 @@
 // transportOptions that shape how connections are made and kept.
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <set>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "support.h"
 
@@ -15,8 +16,10 @@ TEST_CASE("maxConnsPerHost: requests beyond it wait for a connection, none fail"
   json session = {{"sessionId", "max-conns-per-host"}};
   std::set<std::string> ids;
   for (int i = 0; i < n; ++i) {
-    json in = {{"requestUrl", h1_servers().http + "/port-after/50"}, {"requestMethod", "GET"},
-               {"sessionId", "max-conns-per-host"}, {"timeoutSeconds", 20},
+    json in = {{"requestUrl", h1_servers().http + "/port-after/50"},
+               {"requestMethod", "GET"},
+               {"sessionId", "max-conns-per-host"},
+               {"timeoutSeconds", 20},
                {"transportOptions", {{"maxConnsPerHost", 2}, {"maxIdleConnsPerHost", 10}}}};
     std::string text = in.dump();
     json r = json::parse(lib().requestAsync(text.data()));
@@ -39,10 +42,13 @@ TEST_CASE("maxConnsPerHost: requests beyond it wait for a connection, none fail"
   itest::call_fn(lib().destroySession, session);
 }
 
-TEST_CASE("idleConnTimeout: an idle keep-alive connection is closed after it, kept before", "[h1][transport]") {
+TEST_CASE("idleConnTimeout: an idle keep-alive connection is closed after it, kept before",
+          "[h1][transport]") {
   auto port_of = [](const std::string& session, json transport) {
-    json r = itest::call({{"requestUrl", h1_servers().http + "/port-after/0"}, {"requestMethod", "GET"},
-                          {"sessionId", session}, {"transportOptions", transport}});
+    json r = itest::call({{"requestUrl", h1_servers().http + "/port-after/0"},
+                          {"requestMethod", "GET"},
+                          {"sessionId", session},
+                          {"transportOptions", transport}});
     INFO(r.dump());
     REQUIRE(r["status"] == 200);
     return r["body"].get<std::string>();

@@ -14,18 +14,10 @@
 // --pad N: N more bytes of body ("padding" field).
 // Prints {"port":N}; stops when stdin closes.
 #include <arpa/inet.h>
-#include <brotli/encode.h>
 #include <netinet/in.h>
-#include <openssl/bytestring.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/rsa.h>
-#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,6 +25,15 @@
 #include <cstring>
 #include <string>
 #include <thread>
+
+#include <brotli/encode.h>
+#include <openssl/bytestring.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#include <openssl/ssl.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "loopback_listener.h"
 
@@ -62,7 +63,8 @@ int compress_brotli(SSL*, CBB* out, const uint8_t* in, size_t len) {
   size_t n = BrotliEncoderMaxCompressedSize(len);
   uint8_t* buf;
   if (!CBB_reserve(out, &buf, n) ||
-      !BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, len, in, &n, buf) ||
+      !BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, len, in, &n,
+                             buf) ||
       !CBB_did_write(out, n)) {
     return 0;
   }
@@ -88,11 +90,13 @@ ssl_private_key_result_t sign_corrupted(SSL*, uint8_t* out, size_t* out_len, siz
                                         const uint8_t* in, size_t in_len) {
   bssl::ScopedEVP_MD_CTX ctx;
   EVP_PKEY_CTX* pctx = nullptr;
-  if (!EVP_DigestSignInit(ctx.get(), &pctx, SSL_get_signature_algorithm_digest(alg), nullptr, g_signing_key)) {
+  if (!EVP_DigestSignInit(ctx.get(), &pctx, SSL_get_signature_algorithm_digest(alg), nullptr,
+                          g_signing_key)) {
     return ssl_private_key_failure;
   }
   if (SSL_is_signature_algorithm_rsa_pss(alg) &&
-      (!EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) || !EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, -1))) {
+      (!EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) ||
+       !EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, -1))) {
     return ssl_private_key_failure;
   }
   size_t len = max_out;
@@ -175,13 +179,15 @@ void serve(SSL_CTX* ctx, int fd, const Options& opt) {
     if (request.find("\r\n\r\n") != std::string::npos) {
       // Ignores the client's record_size_limit from here on.
       if (opt.oversized_records) SSL_set_max_send_fragment(ssl.get(), 16384);
-      std::string body = "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
-                         ",\"max_client_record\":" + std::to_string(max_record) +
-                         ",\"session_reused\":" + (SSL_session_reused(ssl.get()) ? "true" : "false") +
-                         ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") +
-                         ",\"padding\":\"" + std::string(opt.pad, 'p') + "\"}";
-      std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
-                         std::to_string(body.size()) + "\r\n\r\n" + body;
+      std::string body =
+          "{\"cert_compressions\":" + std::to_string(g_compressions.load()) +
+          ",\"max_client_record\":" + std::to_string(max_record) +
+          ",\"session_reused\":" + (SSL_session_reused(ssl.get()) ? "true" : "false") +
+          ",\"early_data_accepted\":" + (SSL_early_data_accepted(ssl.get()) ? "true" : "false") +
+          ",\"padding\":\"" + std::string(opt.pad, 'p') + "\"}";
+      std::string resp =
+          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+          std::to_string(body.size()) + "\r\n\r\n" + body;
       SSL_write(ssl.get(), resp.data(), static_cast<int>(resp.size()));
       flush();
       break;

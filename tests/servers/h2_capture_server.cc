@@ -14,9 +14,6 @@
 // Prints {"port":N}; stops when stdin closes. One thread per connection.
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <nghttp2/nghttp2.h>
-#include <openssl/err.h>
-#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -25,10 +22,14 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nghttp2/nghttp2.h>
+#include <nlohmann/json.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 using json = nlohmann::json;
 
@@ -73,8 +74,8 @@ struct Capture {
     for (size_t i = 0; i < priority_frames.size(); ++i) {
       const json& p = priority_frames[i];
       if (i) out += ',';
-      out += std::to_string(p["stream_id"].get<int>()) + ':' + (p["exclusive"].get<bool>() ? "1" : "0") + ':' +
-             std::to_string(p["depends_on"].get<int>()) + ':' + std::to_string(p["weight"].get<int>());
+      out += std::to_string(p["stream_id"].get<int>()) + ':' + (p["exclusive"].get<bool>() ? "1" : "0") +
+             ':' + std::to_string(p["depends_on"].get<int>()) + ':' + std::to_string(p["weight"].get<int>());
     }
     out += '|';
     if (!streams.empty()) {
@@ -91,9 +92,13 @@ struct Capture {
   }
 
   json to_json() const {
-    return {{"protocol", protocol}, {"tls", tls},           {"settings", settings},
-            {"window_update", window_update}, {"priority_frames", priority_frames},
-            {"streams", streams},   {"akamai", akamai()}};
+    return {{"protocol", protocol},
+            {"tls", tls},
+            {"settings", settings},
+            {"window_update", window_update},
+            {"priority_frames", priority_frames},
+            {"streams", streams},
+            {"akamai", akamai()}};
   }
 };
 
@@ -165,7 +170,8 @@ struct Conn {
   void send_app(const std::string& bytes) {
     size_t off = 0;
     while (off < bytes.size()) {
-      int w = SSL_write(ssl, bytes.data() + off, static_cast<int>(std::min<size_t>(bytes.size() - off, 16384)));
+      int w =
+          SSL_write(ssl, bytes.data() + off, static_cast<int>(std::min<size_t>(bytes.size() - off, 16384)));
       if (w <= 0) break;
       off += static_cast<size_t>(w);
       flush_tls();

@@ -31,7 +31,8 @@ inline int listen_on_loopback_and_announce(int backlog) {
     while (read(0, &c, 1) > 0) {
     }
     _exit(0);
-  }).detach();
+  })
+      .detach();
   return s;
 }
 

@@ -5,13 +5,14 @@
 // the name from charset.DetermineEncoding. Where Go's x/text departs from
 // the WHATWG Encoding Standard (error handling, a few tables), the case says
 // so: Go is what this library must reproduce.
-#include <catch2/catch.hpp>
+#include "charset/charset.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "charset/charset.h"
+#include <catch2/catch.hpp>
+
 #include "charset/determine.h"
 #include "charset/encoding.h"
 #include "charset/media_type.h"
@@ -45,11 +46,19 @@ void check_cases(const std::vector<Case>& cases) {
 TEST_CASE("to_utf8: a byte order mark decides before anything else", "[charset]") {
   const std::vector<Case> cases = {
       // UTF-16LE BOM wins over the header; Go keeps the BOM as U+FEFF
-      {"text/html; charset=shift_jis"sv, std::string("\xff\xfeh\x00i\x00"sv), std::string("\xef\xbb\xbfhi"sv), "utf-16le"sv},
+      {"text/html; charset=shift_jis"sv, std::string("\xff\xfeh\x00i\x00"sv), std::string("\xef\xbb\xbfhi"sv),
+       "utf-16le"sv},
       // UTF-16BE BOM
       {""sv, std::string("\xfe\xff\x00h\x00i"sv), std::string("\xef\xbb\xbfhi"sv), "utf-16be"sv},
       // UTF-8 BOM selects the UTF-8 decoder, which keeps the BOM and replaces invalid bytes
-      {""sv, std::string("\xef\xbb\xbf" "a\xff" "b"sv), std::string("\xef\xbb\xbf" "a\xef\xbf\xbd" "b"sv), "utf-8"sv},
+      {""sv,
+       std::string("\xef\xbb\xbf"
+                   "a\xff"
+                   "b"sv),
+       std::string("\xef\xbb\xbf"
+                   "a\xef\xbf\xbd"
+                   "b"sv),
+       "utf-8"sv},
   };
   check_cases(cases);
 }
@@ -57,29 +66,38 @@ TEST_CASE("to_utf8: a byte order mark decides before anything else", "[charset]"
 TEST_CASE("to_utf8: the Content-Type charset parameter, parsed like mime.ParseMediaType", "[charset]") {
   const std::vector<Case> cases = {
       // charset parameter
-      {"text/html; charset=shift_jis"sv, std::string("\x93\xfa\x96{\x8c\xea"sv), std::string("日本語"sv), "shift_jis"sv},
+      {"text/html; charset=shift_jis"sv, std::string("\x93\xfa\x96{\x8c\xea"sv), std::string("日本語"sv),
+       "shift_jis"sv},
       // quoted, mixed case, padded label
-      {"text/html; charset=\" Shift_JIS \""sv, std::string("\x93\xfa\x96{\x8c\xea"sv), std::string("日本語"sv), "shift_jis"sv},
+      {"text/html; charset=\" Shift_JIS \""sv, std::string("\x93\xfa\x96{\x8c\xea"sv),
+       std::string("日本語"sv), "shift_jis"sv},
       // RFC 2231 extended parameter
-      {"text/html; charset*=utf-8''euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("日本語"sv), "euc-jp"sv},
+      {"text/html; charset*=utf-8''euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv),
+       std::string("日本語"sv), "euc-jp"sv},
       // RFC 2231 continuation pieces are joined
-      {"text/html; charset*0=euc; charset*1=-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("日本語"sv), "euc-jp"sv},
+      {"text/html; charset*0=euc; charset*1=-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv),
+       std::string("日本語"sv), "euc-jp"sv},
       // trailing semicolon is tolerated
-      {"text/html; charset=euc-jp;"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("日本語"sv), "euc-jp"sv},
+      {"text/html; charset=euc-jp;"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("日本語"sv),
+       "euc-jp"sv},
       // equal duplicates are tolerated (Go 1.24)
-      {"text/html; charset=euc-jp; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("日本語"sv), "euc-jp"sv},
+      {"text/html; charset=euc-jp; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec"sv),
+       std::string("日本語"sv), "euc-jp"sv},
       // conflicting duplicates make Go drop the header: UTF-8 sniffing takes over
       {"text/html; charset=euc-jp; charset=gbk"sv, std::string("日本x"sv), std::string("日本x"sv), "utf-8"sv},
       // junk after the parameter makes Go drop the header
-      {"text/html; charset=euc-jp junk"sv, std::string("\xc6\xfcx"sv), std::string("Æüx"sv), "windows-1252"sv},
+      {"text/html; charset=euc-jp junk"sv, std::string("\xc6\xfcx"sv), std::string("Æüx"sv),
+       "windows-1252"sv},
       // missing subtype makes Go drop the header
       {"text/; charset=euc-jp"sv, std::string("\xc6\xfcx"sv), std::string("Æüx"sv), "windows-1252"sv},
       // unknown label falls through to the fallback
       {"text/html; charset=klingon"sv, std::string("\x80"sv), std::string("€"sv), "windows-1252"sv},
       // Kelvin sign lowercases to k in Go
-      {"text/html; charset=\"\xe2\x84\xaaoi8-r\""sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv), "koi8-r"sv},
+      {"text/html; charset=\"\xe2\x84\xaaoi8-r\""sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv),
+       std::string("Привет"sv), "koi8-r"sv},
       // Unicode white space around the label is trimmed
-      {"text/html; charset=\"\xe2\x80\x83koi8-r\xc2\xa0\""sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv), "koi8-r"sv},
+      {"text/html; charset=\"\xe2\x80\x83koi8-r\xc2\xa0\""sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv),
+       std::string("Привет"sv), "koi8-r"sv},
       // explicit utf-8 runs the decoder: invalid bytes become U+FFFD
       {"text/html; charset=utf-8"sv, std::string("a\xc3("sv), std::string("a\xef\xbf\xbd("sv), "utf-8"sv},
   };
@@ -89,31 +107,46 @@ TEST_CASE("to_utf8: the Content-Type charset parameter, parsed like mime.ParseMe
 TEST_CASE("to_utf8: the meta prescan, with Go's tokenizer", "[charset]") {
   const std::vector<Case> cases = {
       // meta charset
-      {""sv, std::string("<html><head><meta charset=\"euc-jp\"></head>\xc6\xfc\xcb\xdc\xb8\xec"sv), std::string("<html><head><meta charset=\"euc-jp\"></head>日本語"sv), "euc-jp"sv},
+      {""sv, std::string("<html><head><meta charset=\"euc-jp\"></head>\xc6\xfc\xcb\xdc\xb8\xec"sv),
+       std::string("<html><head><meta charset=\"euc-jp\"></head>日本語"sv), "euc-jp"sv},
       // http-equiv plus content
-      {""sv, std::string("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=shift_jis\">\x93\xfa"sv), std::string("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=shift_jis\">日"sv), "shift_jis"sv},
+      {""sv,
+       std::string("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=shift_jis\">\x93\xfa"sv),
+       std::string("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=shift_jis\">日"sv),
+       "shift_jis"sv},
       // content without the http-equiv pragma is ignored
-      {""sv, std::string("<meta content=\"text/html; charset=shift_jis\">\x93\xfa"sv), std::string("<meta content=\"text/html; charset=shift_jis\">“ú"sv), "windows-1252"sv},
+      {""sv, std::string("<meta content=\"text/html; charset=shift_jis\">\x93\xfa"sv),
+       std::string("<meta content=\"text/html; charset=shift_jis\">“ú"sv), "windows-1252"sv},
       // meta inside a comment is ignored
-      {""sv, std::string("<!-- <meta charset=shift_jis> --><meta charset=euc-kr>\xc7\xd1"sv), std::string("<!-- <meta charset=shift_jis> --><meta charset=euc-kr>한"sv), "euc-kr"sv},
+      {""sv, std::string("<!-- <meta charset=shift_jis> --><meta charset=euc-kr>\xc7\xd1"sv),
+       std::string("<!-- <meta charset=shift_jis> --><meta charset=euc-kr>한"sv), "euc-kr"sv},
       // meta inside script is ignored
-      {""sv, std::string("<script>var s='<meta charset=shift_jis>';</script><meta charset=gbk>\xd6\xd0"sv), std::string("<script>var s='<meta charset=shift_jis>';</script><meta charset=gbk>中"sv), "gbk"sv},
+      {""sv, std::string("<script>var s='<meta charset=shift_jis>';</script><meta charset=gbk>\xd6\xd0"sv),
+       std::string("<script>var s='<meta charset=shift_jis>';</script><meta charset=gbk>中"sv), "gbk"sv},
       // meta inside title is ignored by Go's tokenizer (unlike the WHATWG prescan)
-      {""sv, std::string("<title><meta charset=shift_jis></title>\x93\xfa"sv), std::string("<title><meta charset=shift_jis></title>“ú"sv), "windows-1252"sv},
+      {""sv, std::string("<title><meta charset=shift_jis></title>\x93\xfa"sv),
+       std::string("<title><meta charset=shift_jis></title>“ú"sv), "windows-1252"sv},
       // unterminated meta at the end of the preview is ignored
-      {""sv, std::string("<meta charset=shift_jis"sv), std::string("<meta charset=shift_jis"sv), "windows-1252"sv},
+      {""sv, std::string("<meta charset=shift_jis"sv), std::string("<meta charset=shift_jis"sv),
+       "windows-1252"sv},
       // meta beyond the first 1024 bytes is not seen
-      {""sv, spaces(1024) + std::string("<meta charset=shift_jis>\x93\xfa"sv), spaces(1024) + std::string("<meta charset=shift_jis>“ú"sv), "windows-1252"sv},
+      {""sv, spaces(1024) + std::string("<meta charset=shift_jis>\x93\xfa"sv),
+       spaces(1024) + std::string("<meta charset=shift_jis>“ú"sv), "windows-1252"sv},
       // UTF-16 in meta means UTF-8 passthrough: invalid bytes survive
-      {""sv, std::string("<meta charset=utf-16>\xff"sv), std::string("<meta charset=utf-16>\xff"sv), "utf-8"sv},
+      {""sv, std::string("<meta charset=utf-16>\xff"sv), std::string("<meta charset=utf-16>\xff"sv),
+       "utf-8"sv},
       // character references in the value are decoded
-      {""sv, std::string("<meta charset=\"&#x73;hift_jis\">\x93\xfa"sv), std::string("<meta charset=\"&#x73;hift_jis\">日"sv), "shift_jis"sv},
+      {""sv, std::string("<meta charset=\"&#x73;hift_jis\">\x93\xfa"sv),
+       std::string("<meta charset=\"&#x73;hift_jis\">日"sv), "shift_jis"sv},
       // a later charset attribute overrides content
-      {""sv, std::string("<meta http-equiv=content-type content=\"charset=gbk\" charset=big5>\xa4\xa4"sv), std::string("<meta http-equiv=content-type content=\"charset=gbk\" charset=big5>中"sv), "big5"sv},
+      {""sv, std::string("<meta http-equiv=content-type content=\"charset=gbk\" charset=big5>\xa4\xa4"sv),
+       std::string("<meta http-equiv=content-type content=\"charset=gbk\" charset=big5>中"sv), "big5"sv},
       // first of duplicate attributes wins
-      {""sv, std::string("<meta charset=big5 charset=gbk>\xa4\xa4"sv), std::string("<meta charset=big5 charset=gbk>中"sv), "big5"sv},
+      {""sv, std::string("<meta charset=big5 charset=gbk>\xa4\xa4"sv),
+       std::string("<meta charset=big5 charset=gbk>中"sv), "big5"sv},
       // unknown meta label falls through to the fallback
-      {""sv, std::string("<meta charset=klingon>\x80"sv), std::string("<meta charset=klingon>€"sv), "windows-1252"sv},
+      {""sv, std::string("<meta charset=klingon>\x80"sv), std::string("<meta charset=klingon>€"sv),
+       "windows-1252"sv},
   };
   check_cases(cases);
 }
@@ -121,7 +154,8 @@ TEST_CASE("to_utf8: the meta prescan, with Go's tokenizer", "[charset]") {
 TEST_CASE("to_utf8: UTF-8 sniffing of the preview", "[charset]") {
   const std::vector<Case> cases = {
       // valid UTF-8 in the preview: passthrough, later invalid bytes survive
-      {""sv, std::string("é"sv) + spaces(1100) + std::string("\xff"sv), std::string("é"sv) + spaces(1100) + std::string("\xff"sv), "utf-8"sv},
+      {""sv, std::string("é"sv) + spaces(1100) + std::string("\xff"sv),
+       std::string("é"sv) + spaces(1100) + std::string("\xff"sv), "utf-8"sv},
       // Go drops the final rune before checking: a lone trailing é is windows-1252
       {""sv, std::string("café"sv), std::string("cafÃ©"sv), "windows-1252"sv},
       // ASCII only: windows-1252 (x/text maps 0x81 to U+FFFD)
@@ -143,21 +177,30 @@ TEST_CASE("to_utf8: windows-1252 fallback", "[charset]") {
 TEST_CASE("to_utf8: decoding shift_jis", "[charset]") {
   const std::vector<Case> cases = {
       // kanji and half-width katakana
-      {"text/plain; charset=shift_jis"sv, std::string("\x93\xfa\x96{\x8c\xea\xb1" "A"sv), std::string("日本語ｱA"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv,
+       std::string("\x93\xfa\x96{\x8c\xea\xb1"
+                   "A"sv),
+       std::string("日本語ｱA"sv), "shift_jis"sv},
       // 0x80 is U+0080 (as WHATWG says; ICU's TextDecoder gives U+FFFD)
       {"text/plain; charset=shift_jis"sv, std::string("\x80"sv), std::string("\xc2\x80"sv), "shift_jis"sv},
       // Cyrillic row
-      {"text/plain; charset=shift_jis"sv, std::string("\x84P\x84\x82\x84y\x84r\x84u\x84\x84"sv), std::string("Привет"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\x84P\x84\x82\x84y\x84r\x84u\x84\x84"sv),
+       std::string("Привет"sv), "shift_jis"sv},
       // lead byte at the end
-      {"text/plain; charset=shift_jis"sv, std::string("a\x93"sv), std::string("a\xef\xbf\xbd"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("a\x93"sv), std::string("a\xef\xbf\xbd"sv),
+       "shift_jis"sv},
       // ASCII trail byte is decoded on its own
-      {"text/plain; charset=shift_jis"sv, std::string("\x93 "sv), std::string("\xef\xbf\xbd "sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\x93 "sv), std::string("\xef\xbf\xbd "sv),
+       "shift_jis"sv},
       // unmapped pair with an ASCII trail: x/text swallows both (WHATWG would keep '@')
-      {"text/plain; charset=shift_jis"sv, std::string("\x85@"sv), std::string("\xef\xbf\xbd"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\x85@"sv), std::string("\xef\xbf\xbd"sv),
+       "shift_jis"sv},
       // user-defined rows are unmapped in x/text (WHATWG: PUA)
-      {"text/plain; charset=shift_jis"sv, std::string("\xf0@"sv), std::string("\xef\xbf\xbd"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\xf0@"sv), std::string("\xef\xbf\xbd"sv),
+       "shift_jis"sv},
       // 0xA0 and 0xFD..0xFF are single-byte errors
-      {"text/plain; charset=shift_jis"sv, std::string("\xa0\xfd\xfe\xff"sv), std::string("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\xa0\xfd\xfe\xff"sv),
+       std::string("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"sv), "shift_jis"sv},
   };
   check_cases(cases);
 }
@@ -165,9 +208,15 @@ TEST_CASE("to_utf8: decoding shift_jis", "[charset]") {
 TEST_CASE("to_utf8: decoding euc-jp", "[charset]") {
   const std::vector<Case> cases = {
       // JIS X 0208, JIS X 0212 and half-width katakana
-      {"text/plain; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec\x8f\xb0\xa1\x8e\xb1"sv), std::string("日本語丂ｱ"sv), "euc-jp"sv},
+      {"text/plain; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec\x8f\xb0\xa1\x8e\xb1"sv),
+       std::string("日本語丂ｱ"sv), "euc-jp"sv},
       // bad trail byte keeps the trail
-      {"text/plain; charset=euc-jp"sv, std::string("\xc6" "A"sv), std::string("\xef\xbf\xbd" "A"sv), "euc-jp"sv},
+      {"text/plain; charset=euc-jp"sv,
+       std::string("\xc6"
+                   "A"sv),
+       std::string("\xef\xbf\xbd"
+                   "A"sv),
+       "euc-jp"sv},
       // truncated JIS X 0212 sequence swallows a plausible second byte
       {"text/plain; charset=euc-jp"sv, std::string("\x8f\xb0"sv), std::string("\xef\xbf\xbd"sv), "euc-jp"sv},
       // 0x8E with a non-katakana trail
@@ -179,17 +228,31 @@ TEST_CASE("to_utf8: decoding euc-jp", "[charset]") {
 TEST_CASE("to_utf8: decoding iso-2022-jp", "[charset]") {
   const std::vector<Case> cases = {
       // JIS X 0208 run between escapes
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF|K\\8l\x1b(B!"sv), std::string("日本語!"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF|K\\8l\x1b(B!"sv), std::string("日本語!"sv),
+       "iso-2022-jp"sv},
       // katakana mode
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(I1\x1b(B"sv), std::string("ｱ"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(I1\x1b(B"sv), std::string("ｱ"sv),
+       "iso-2022-jp"sv},
       // newline ends a double-byte run
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$B\x0a" "A"sv), std::string("\x0a" "A"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv,
+       std::string("\x1b$B\x0a"
+                   "A"sv),
+       std::string("\x0a"
+                   "A"sv),
+       "iso-2022-jp"sv},
       // unknown escape: only ESC is replaced
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(XA"sv), std::string("\xef\xbf\xbd(XA"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(XA"sv), std::string("\xef\xbf\xbd(XA"sv),
+       "iso-2022-jp"sv},
       // bytes >= 0x80 are errors
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x80" "A"sv), std::string("\xef\xbf\xbd" "A"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv,
+       std::string("\x80"
+                   "A"sv),
+       std::string("\xef\xbf\xbd"
+                   "A"sv),
+       "iso-2022-jp"sv},
       // odd byte at the end of a double-byte run
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF"sv), std::string("\xef\xbf\xbd"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF"sv), std::string("\xef\xbf\xbd"sv),
+       "iso-2022-jp"sv},
   };
   check_cases(cases);
 }
@@ -199,7 +262,14 @@ TEST_CASE("to_utf8: decoding gbk", "[charset]") {
       // GB2312 range and the 0x80 euro
       {"text/plain; charset=gbk"sv, std::string("\xd6\xd0\xce\xc4\x80"sv), std::string("中文€"sv), "gbk"sv},
       // GBK has no four-byte form in x/text
-      {"text/plain; charset=gbk"sv, std::string("\x81" "0\x81" "0"sv), std::string("\xef\xbf\xbd" "0\xef\xbf\xbd" "0"sv), "gbk"sv},
+      {"text/plain; charset=gbk"sv,
+       std::string("\x81"
+                   "0\x81"
+                   "0"sv),
+       std::string("\xef\xbf\xbd"
+                   "0\xef\xbf\xbd"
+                   "0"sv),
+       "gbk"sv},
       // lead byte at the end
       {"text/plain; charset=gbk"sv, std::string("a\xd6"sv), std::string("a\xef\xbf\xbd"sv), "gbk"sv},
   };
@@ -209,13 +279,31 @@ TEST_CASE("to_utf8: decoding gbk", "[charset]") {
 TEST_CASE("to_utf8: decoding gb18030", "[charset]") {
   const std::vector<Case> cases = {
       // four-byte BMP and supplementary code points
-      {"text/plain; charset=gb18030"sv, std::string("\x81" "0\x8c" "1\x94" "9\xfc" "6"sv), std::string("Ą😀"sv), "gb18030"sv},
+      {"text/plain; charset=gb18030"sv,
+       std::string("\x81"
+                   "0\x8c"
+                   "1\x94"
+                   "9\xfc"
+                   "6"sv),
+       std::string("Ą😀"sv), "gb18030"sv},
       // two-byte extension
       {"text/plain; charset=gb18030"sv, std::string("\x81@"sv), std::string("丂"sv), "gb18030"sv},
       // four-byte pointer in the gap skips only the lead
-      {"text/plain; charset=gb18030"sv, std::string("\x84" "1\xa5" "0"sv), std::string("\xef\xbf\xbd" "1\xef\xbf\xbd" "0"sv), "gb18030"sv},
+      {"text/plain; charset=gb18030"sv,
+       std::string("\x84"
+                   "1\xa5"
+                   "0"sv),
+       std::string("\xef\xbf\xbd"
+                   "1\xef\xbf\xbd"
+                   "0"sv),
+       "gb18030"sv},
       // bad third byte
-      {"text/plain; charset=gb18030"sv, std::string("\x81" "0AA"sv), std::string("\xef\xbf\xbd" "0AA"sv), "gb18030"sv},
+      {"text/plain; charset=gb18030"sv,
+       std::string("\x81"
+                   "0AA"sv),
+       std::string("\xef\xbf\xbd"
+                   "0AA"sv),
+       "gb18030"sv},
   };
   check_cases(cases);
 }
@@ -225,11 +313,19 @@ TEST_CASE("to_utf8: decoding big5", "[charset]") {
       // common hanzi
       {"text/plain; charset=big5"sv, std::string("\xa4\xa4\xa4\xe5"sv), std::string("中文"sv), "big5"sv},
       // pointers that decode to two code points
-      {"text/plain; charset=big5"sv, std::string("\x88" "b\x88" "d\x88\xa3\x88\xa5"sv), std::string("Ê̄Ê̌ê̄ê̌"sv), "big5"sv},
+      {"text/plain; charset=big5"sv,
+       std::string("\x88"
+                   "b\x88"
+                   "d\x88\xa3\x88\xa5"sv),
+       std::string("Ê̄Ê̌ê̄ê̌"sv), "big5"sv},
       // HKSCS plane-2 entry
-      {"text/plain; charset=big5"sv, std::string("\x87" "E"sv), std::string("𧉧"sv), "big5"sv},
+      {"text/plain; charset=big5"sv,
+       std::string("\x87"
+                   "E"sv),
+       std::string("𧉧"sv), "big5"sv},
       // ASCII trail kept, 0x7F..0xA0 trail swallowed
-      {"text/plain; charset=big5"sv, std::string("\xa4 \xa4\x80"sv), std::string("\xef\xbf\xbd \xef\xbf\xbd"sv), "big5"sv},
+      {"text/plain; charset=big5"sv, std::string("\xa4 \xa4\x80"sv),
+       std::string("\xef\xbf\xbd \xef\xbf\xbd"sv), "big5"sv},
   };
   check_cases(cases);
 }
@@ -237,13 +333,18 @@ TEST_CASE("to_utf8: decoding big5", "[charset]") {
 TEST_CASE("to_utf8: decoding euc-kr", "[charset]") {
   const std::vector<Case> cases = {
       // KS X 1001 hangul
-      {"text/plain; charset=euc-kr"sv, std::string("\xc7\xd1\xb1\xb9\xbe\xee"sv), std::string("한국어"sv), "euc-kr"sv},
+      {"text/plain; charset=euc-kr"sv, std::string("\xc7\xd1\xb1\xb9\xbe\xee"sv), std::string("한국어"sv),
+       "euc-kr"sv},
       // UHC extension (x/text has it; ICU's euc-kr does not)
-      {"text/plain; charset=euc-kr"sv, std::string("\x81" "A"sv), std::string("갂"sv), "euc-kr"sv},
+      {"text/plain; charset=euc-kr"sv,
+       std::string("\x81"
+                   "A"sv),
+       std::string("갂"sv), "euc-kr"sv},
       // ASCII trail kept
       {"text/plain; charset=euc-kr"sv, std::string("\xc7 "sv), std::string("\xef\xbf\xbd "sv), "euc-kr"sv},
       // 0x80 and 0xFF
-      {"text/plain; charset=euc-kr"sv, std::string("\x80\xff"sv), std::string("\xef\xbf\xbd\xef\xbf\xbd"sv), "euc-kr"sv},
+      {"text/plain; charset=euc-kr"sv, std::string("\x80\xff"sv), std::string("\xef\xbf\xbd\xef\xbf\xbd"sv),
+       "euc-kr"sv},
   };
   check_cases(cases);
 }
@@ -251,13 +352,25 @@ TEST_CASE("to_utf8: decoding euc-kr", "[charset]") {
 TEST_CASE("to_utf8: decoding utf-16le", "[charset]") {
   const std::vector<Case> cases = {
       // surrogate pair
-      {"text/plain; charset=utf-16le"sv, std::string("=\xd8\x00\xde" "A\x00"sv), std::string("😀A"sv), "utf-16le"sv},
+      {"text/plain; charset=utf-16le"sv,
+       std::string("=\xd8\x00\xde"
+                   "A\x00"sv),
+       std::string("😀A"sv), "utf-16le"sv},
       // lone lead surrogate then a letter
-      {"text/plain; charset=utf-16le"sv, std::string("=\xd8" "A\x00"sv), std::string("\xef\xbf\xbd" "A"sv), "utf-16le"sv},
+      {"text/plain; charset=utf-16le"sv,
+       std::string("=\xd8"
+                   "A\x00"sv),
+       std::string("\xef\xbf\xbd"
+                   "A"sv),
+       "utf-16le"sv},
       // two trail surrogates are one U+FFFD in x/text (WHATWG: two)
-      {"text/plain; charset=utf-16le"sv, std::string("\x00\xde\x00\xde"sv), std::string("\xef\xbf\xbd"sv), "utf-16le"sv},
+      {"text/plain; charset=utf-16le"sv, std::string("\x00\xde\x00\xde"sv), std::string("\xef\xbf\xbd"sv),
+       "utf-16le"sv},
       // odd trailing byte
-      {"text/plain; charset=utf-16le"sv, std::string("A\x00" "B"sv), std::string("A\xef\xbf\xbd"sv), "utf-16le"sv},
+      {"text/plain; charset=utf-16le"sv,
+       std::string("A\x00"
+                   "B"sv),
+       std::string("A\xef\xbf\xbd"sv), "utf-16le"sv},
   };
   check_cases(cases);
 }
@@ -265,7 +378,10 @@ TEST_CASE("to_utf8: decoding utf-16le", "[charset]") {
 TEST_CASE("to_utf8: decoding utf-16be", "[charset]") {
   const std::vector<Case> cases = {
       // surrogate pair
-      {"text/plain; charset=utf-16be"sv, std::string("\xd8=\xde\x00\x00" "A"sv), std::string("😀A"sv), "utf-16be"sv},
+      {"text/plain; charset=utf-16be"sv,
+       std::string("\xd8=\xde\x00\x00"
+                   "A"sv),
+       std::string("😀A"sv), "utf-16be"sv},
   };
   check_cases(cases);
 }
@@ -281,7 +397,8 @@ TEST_CASE("to_utf8: decoding utf-16", "[charset]") {
 TEST_CASE("to_utf8: decoding windows-1251", "[charset]") {
   const std::vector<Case> cases = {
       // Cyrillic
-      {"text/plain; charset=windows-1251"sv, std::string("\xcf\xf0\xe8\xe2\xe5\xf2"sv), std::string("Привет"sv), "windows-1251"sv},
+      {"text/plain; charset=windows-1251"sv, std::string("\xcf\xf0\xe8\xe2\xe5\xf2"sv),
+       std::string("Привет"sv), "windows-1251"sv},
   };
   check_cases(cases);
 }
@@ -289,7 +406,8 @@ TEST_CASE("to_utf8: decoding windows-1251", "[charset]") {
 TEST_CASE("to_utf8: decoding koi8-r", "[charset]") {
   const std::vector<Case> cases = {
       // Cyrillic
-      {"text/plain; charset=koi8-r"sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv), "koi8-r"sv},
+      {"text/plain; charset=koi8-r"sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv),
+       "koi8-r"sv},
   };
   check_cases(cases);
 }
@@ -299,7 +417,8 @@ TEST_CASE("to_utf8: decoding iso-8859-2", "[charset]") {
       // Latin-2
       {"text/plain; charset=iso-8859-2"sv, std::string("\xa1"sv), std::string("Ą"sv), "iso-8859-2"sv},
       // C1 bytes are U+FFFD in x/text (WHATWG: U+0080..U+009F)
-      {"text/plain; charset=iso-8859-2"sv, std::string("\x80"sv), std::string("\xef\xbf\xbd"sv), "iso-8859-2"sv},
+      {"text/plain; charset=iso-8859-2"sv, std::string("\x80"sv), std::string("\xef\xbf\xbd"sv),
+       "iso-8859-2"sv},
   };
   check_cases(cases);
 }
@@ -323,7 +442,12 @@ TEST_CASE("to_utf8: decoding iso-8859-16", "[charset]") {
 TEST_CASE("to_utf8: decoding x-user-defined", "[charset]") {
   const std::vector<Case> cases = {
       // high bytes map to U+F780..U+F7FF
-      {"text/plain; charset=x-user-defined"sv, std::string("\x80\xff" "A"sv), std::string("\xef\x9e\x80\xef\x9f\xbf" "A"sv), "x-user-defined"sv},
+      {"text/plain; charset=x-user-defined"sv,
+       std::string("\x80\xff"
+                   "A"sv),
+       std::string("\xef\x9e\x80\xef\x9f\xbf"
+                   "A"sv),
+       "x-user-defined"sv},
   };
   check_cases(cases);
 }
@@ -339,7 +463,8 @@ TEST_CASE("to_utf8: decoding iso-8859-8-i", "[charset]") {
 TEST_CASE("to_utf8: decoding iso-2022-kr", "[charset]") {
   const std::vector<Case> cases = {
       // replacement encoding: one U+FFFD for the whole body
-      {"text/plain; charset=iso-2022-kr"sv, std::string("anything at all"sv), std::string("\xef\xbf\xbd"sv), "replacement"sv},
+      {"text/plain; charset=iso-2022-kr"sv, std::string("anything at all"sv), std::string("\xef\xbf\xbd"sv),
+       "replacement"sv},
   };
   check_cases(cases);
 }
@@ -347,9 +472,11 @@ TEST_CASE("to_utf8: decoding iso-2022-kr", "[charset]") {
 TEST_CASE("to_utf8: decoding utf-8", "[charset]") {
   const std::vector<Case> cases = {
       // maximal subparts: E0 80 is two errors, a truncated 4-byte sequence one
-      {"text/plain; charset=utf-8"sv, std::string("\xe0\x80|\xf0\x9f\x98"sv), std::string("\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd"sv), "utf-8"sv},
+      {"text/plain; charset=utf-8"sv, std::string("\xe0\x80|\xf0\x9f\x98"sv),
+       std::string("\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd"sv), "utf-8"sv},
       // surrogate encodings are errors
-      {"text/plain; charset=utf-8"sv, std::string("\xed\xa0\x80"sv), std::string("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"sv), "utf-8"sv},
+      {"text/plain; charset=utf-8"sv, std::string("\xed\xa0\x80"sv),
+       std::string("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"sv), "utf-8"sv},
   };
   check_cases(cases);
 }
@@ -358,21 +485,43 @@ TEST_CASE("to_utf8: valid text decodes as Node's TextDecoder does", "[charset][t
   // Expected outputs are TextDecoder(label, {ignoreBOM: true}).decode(body),
   // which agrees with Go on these inputs (not on errors; see above).
   const std::vector<Case> cases = {
-      {"text/plain; charset=shift_jis"sv, std::string("\x93\xfa\x96{\x8c\xea\xb1" "A"sv), std::string("日本語ｱA"sv), "shift_jis"sv},
-      {"text/plain; charset=shift_jis"sv, std::string("\x84P\x84\x82\x84y\x84r\x84u\x84\x84"sv), std::string("Привет"sv), "shift_jis"sv},
-      {"text/plain; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec\x8f\xb0\xa1\x8e\xb1"sv), std::string("日本語丂ｱ"sv), "euc-jp"sv},
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF|K\\8l\x1b(B!"sv), std::string("日本語!"sv), "iso-2022-jp"sv},
-      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(I1\x1b(B"sv), std::string("ｱ"sv), "iso-2022-jp"sv},
+      {"text/plain; charset=shift_jis"sv,
+       std::string("\x93\xfa\x96{\x8c\xea\xb1"
+                   "A"sv),
+       std::string("日本語ｱA"sv), "shift_jis"sv},
+      {"text/plain; charset=shift_jis"sv, std::string("\x84P\x84\x82\x84y\x84r\x84u\x84\x84"sv),
+       std::string("Привет"sv), "shift_jis"sv},
+      {"text/plain; charset=euc-jp"sv, std::string("\xc6\xfc\xcb\xdc\xb8\xec\x8f\xb0\xa1\x8e\xb1"sv),
+       std::string("日本語丂ｱ"sv), "euc-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b$BF|K\\8l\x1b(B!"sv), std::string("日本語!"sv),
+       "iso-2022-jp"sv},
+      {"text/plain; charset=iso-2022-jp"sv, std::string("\x1b(I1\x1b(B"sv), std::string("ｱ"sv),
+       "iso-2022-jp"sv},
       {"text/plain; charset=gbk"sv, std::string("\xd6\xd0\xce\xc4\x80"sv), std::string("中文€"sv), "gbk"sv},
-      {"text/plain; charset=gb18030"sv, std::string("\x81" "0\x8c" "1\x94" "9\xfc" "6"sv), std::string("Ą😀"sv), "gb18030"sv},
+      {"text/plain; charset=gb18030"sv,
+       std::string("\x81"
+                   "0\x8c"
+                   "1\x94"
+                   "9\xfc"
+                   "6"sv),
+       std::string("Ą😀"sv), "gb18030"sv},
       {"text/plain; charset=gb18030"sv, std::string("\x81@"sv), std::string("丂"sv), "gb18030"sv},
       {"text/plain; charset=big5"sv, std::string("\xa4\xa4\xa4\xe5"sv), std::string("中文"sv), "big5"sv},
-      {"text/plain; charset=euc-kr"sv, std::string("\xc7\xd1\xb1\xb9\xbe\xee"sv), std::string("한국어"sv), "euc-kr"sv},
-      {"text/plain; charset=utf-16le"sv, std::string("=\xd8\x00\xde" "A\x00"sv), std::string("😀A"sv), "utf-16le"sv},
-      {"text/plain; charset=utf-16be"sv, std::string("\xd8=\xde\x00\x00" "A"sv), std::string("😀A"sv), "utf-16be"sv},
+      {"text/plain; charset=euc-kr"sv, std::string("\xc7\xd1\xb1\xb9\xbe\xee"sv), std::string("한국어"sv),
+       "euc-kr"sv},
+      {"text/plain; charset=utf-16le"sv,
+       std::string("=\xd8\x00\xde"
+                   "A\x00"sv),
+       std::string("😀A"sv), "utf-16le"sv},
+      {"text/plain; charset=utf-16be"sv,
+       std::string("\xd8=\xde\x00\x00"
+                   "A"sv),
+       std::string("😀A"sv), "utf-16be"sv},
       {"text/plain; charset=utf-16"sv, std::string("A\x00"sv), std::string("A"sv), "utf-16le"sv},
-      {"text/plain; charset=windows-1251"sv, std::string("\xcf\xf0\xe8\xe2\xe5\xf2"sv), std::string("Привет"sv), "windows-1251"sv},
-      {"text/plain; charset=koi8-r"sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv), "koi8-r"sv},
+      {"text/plain; charset=windows-1251"sv, std::string("\xcf\xf0\xe8\xe2\xe5\xf2"sv),
+       std::string("Привет"sv), "windows-1251"sv},
+      {"text/plain; charset=koi8-r"sv, std::string("\xf0\xd2\xc9\xd7\xc5\xd4"sv), std::string("Привет"sv),
+       "koi8-r"sv},
       {"text/plain; charset=iso-8859-2"sv, std::string("\xa1"sv), std::string("Ą"sv), "iso-8859-2"sv},
       {"text/plain; charset=iso-8859-8-i"sv, std::string("\xe0"sv), std::string("א"sv), "iso-8859-8-i"sv},
   };
@@ -409,7 +558,9 @@ TEST_CASE("determine_encoding: only the first 1024 bytes count", "[charset]") {
   body = "\xc3\xa9" + std::string(1021, 'a') + "\xff";
   CHECK(tlsc::charset::determine_encoding(body, "").passthrough);
   // Anywhere earlier it makes the body windows-1252.
-  body = "\xc3\xa9" + std::string(1020, 'a') + "\xff" "b";
+  body = "\xc3\xa9" + std::string(1020, 'a') +
+         "\xff"
+         "b";
   CHECK(tlsc::charset::determine_encoding(body, "").encoding == Encoding::windows1252);
   // A rune cut by the 1024-byte boundary is ignored, not held against UTF-8.
   body = std::string(1023, 'a') + "\xc3\xa9";
@@ -505,8 +656,7 @@ TEST_CASE("prescan_meta: Go's meta rules", "[charset]") {
   // A quoted '>' inside an end tag does not end it.
   CHECK(enc("</p title='><meta charset=big5>'><meta charset=gbk>") == Encoding::gbk);
   // Escaped script data: "<!--<script>" hides the next "</script>".
-  CHECK(enc("<script><!--<script></script><meta charset=big5></script><meta charset=gbk>") ==
-        Encoding::gbk);
+  CHECK(enc("<script><!--<script></script><meta charset=big5></script><meta charset=gbk>") == Encoding::gbk);
   CHECK(enc("<meta charset=&quot;gbk&quot;>") == std::nullopt);
   CHECK(enc("<meta charset=\"&NewLine;gbk&Tab;\">") == Encoding::gbk);
   CHECK(enc("<meta charset=gbk&>") == std::nullopt);

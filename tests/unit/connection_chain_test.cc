@@ -1,11 +1,12 @@
 // ConnectionChain: steps run in order on what the one before built, the
 // first failure ends the chain (reworded by its step's wrap), and a chain
 // destroyed mid-way calls nobody.
-#include <catch2/catch.hpp>
+#include "conn/connection_chain.h"
 
 #include <future>
 
-#include "conn/connection_chain.h"
+#include <catch2/catch.hpp>
+
 #include "reactor/reactor.h"
 
 using namespace tlsc;
@@ -26,7 +27,8 @@ class NamedStream final : public Stream {
 // later (as every real step answers).
 class TagStep final : public ConnectStep {
  public:
-  TagStep(Reactor& r, std::string tag, std::vector<std::string>& log) : reactor_(r), tag_(std::move(tag)), log_(log) {}
+  TagStep(Reactor& r, std::string tag, std::vector<std::string>& log)
+      : reactor_(r), tag_(std::move(tag)), log_(log) {}
   void start(Connected below, Done done) override {
     std::string name = below.stream ? static_cast<NamedStream*>(below.stream.get())->name : "";
     log_.push_back(tag_);
@@ -81,10 +83,11 @@ TEST_CASE("connection chain: the first failure ends it, worded by its step", "[c
   std::promise<Error> failed;
   auto chain = on_loop(reactor, [&] {
     auto c = std::make_unique<ConnectionChain>(reactor);
-    c->add(std::make_unique<FailedStep>(reactor, make_error(ErrorCode::connect, "dial tcp: refused")), [](Error e) {
-      e.message = "socks4 dial: " + e.message;
-      return e;
-    });
+    c->add(std::make_unique<FailedStep>(reactor, make_error(ErrorCode::connect, "dial tcp: refused")),
+           [](Error e) {
+             e.message = "socks4 dial: " + e.message;
+             return e;
+           });
     c->add(std::make_unique<TagStep>(reactor, "never", log));
     c->start(Connected{}, [&](Result<Connected> r) {
       REQUIRE_FALSE(r);

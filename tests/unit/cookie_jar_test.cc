@@ -2,15 +2,16 @@
 // net/http/cookiejar of that era). Go runs most of them with a two-rule
 // test PSL; our jar is New(nil), so the cases whose answer depends on the
 // public suffix list carry the nil-PSL answer, marked "nil PSL".
-#include <catch2/catch.hpp>
+#include "cookies/cookie_jar.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "cookies/cookie.h"
-#include "cookies/cookie_jar.h"
 
 namespace tlsc {
 
@@ -75,8 +76,7 @@ std::vector<Cookie> parse_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
-void set_from(CookieJar& jar, const std::string& url, const std::vector<Cookie>& cookies,
-              int64_t now) {
+void set_from(CookieJar& jar, const std::string& url, const std::vector<Cookie>& cookies, int64_t now) {
   TestUrl u = split_url(url);
   jar.set_cookies(u.scheme, u.host, u.path, cookies, now);
 }
@@ -129,8 +129,8 @@ std::string two_digits(int64_t v) {
 // the date stays 2013-01-01).
 std::string expires_in(int64_t delta) {
   int64_t secs = 12 * 3600 + delta;
-  return "expires=Tue, 01 Jan 2013 " + two_digits(secs / 3600) + ":" + two_digits(secs / 60 % 60) +
-         ":" + two_digits(secs % 60) + " GMT";
+  return "expires=Tue, 01 Jan 2013 " + two_digits(secs / 3600) + ":" + two_digits(secs / 60 % 60) + ":" +
+         two_digits(secs % 60) + " GMT";
 }
 
 }  // namespace
@@ -208,8 +208,7 @@ TEST_CASE("jar basics", "[cookie_jar]") {
         {"http://www.host.test/some/path", "A=a"}}},
       {"Cookies are sorted by path length.",
        "http://www.host.test/",
-       {"A=a; path=/foo/bar", "B=b; path=/foo/bar/baz/qux", "C=c; path=/foo/bar/baz",
-        "D=d; path=/foo"},
+       {"A=a; path=/foo/bar", "B=b; path=/foo/bar/baz/qux", "C=c; path=/foo/bar/baz", "D=d; path=/foo"},
        "A=a B=b C=c D=d",
        {{"http://www.host.test/foo/bar/baz/qux", "B=b C=c A=a D=d"},
         {"http://www.host.test/foo/bar/baz/", "C=c A=a D=d"},
@@ -217,8 +216,8 @@ TEST_CASE("jar basics", "[cookie_jar]") {
       {"Creation time determines sorting on same length paths.",
        "http://www.host.test/",
        {"A=a; path=/foo/bar", "X=x; path=/foo/bar", "Y=y; path=/foo/bar/baz/qux",
-        "B=b; path=/foo/bar/baz/qux", "C=c; path=/foo/bar/baz", "W=w; path=/foo/bar/baz",
-        "Z=z; path=/foo", "D=d; path=/foo"},
+        "B=b; path=/foo/bar/baz/qux", "C=c; path=/foo/bar/baz", "W=w; path=/foo/bar/baz", "Z=z; path=/foo",
+        "D=d; path=/foo"},
        "A=a B=b C=c D=d W=w X=x Y=y Z=z",
        {{"http://www.host.test/foo/bar/baz/qux", "Y=y B=b C=c W=w A=a X=x Z=z D=d"},
         {"http://www.host.test/foo/bar/baz/", "C=c W=w A=a X=x Z=z D=d"},
@@ -288,8 +287,7 @@ TEST_CASE("jar update and delete", "[cookie_jar]") {
        "http://www.google.com",
        {"A=6", "A=7; path=/foo", "A=8; domain=.google.com", "A=9; path=/foo; domain=.google.com"},
        "A=1 A=2 A=3 A=4 A=6 A=7 A=8 A=9",
-       {{"http://www.host.test/foo", "A=2 A=4 A=1 A=3"},
-        {"http://www.google.com/foo", "A=7 A=9 A=6 A=8"}}},
+       {{"http://www.host.test/foo", "A=2 A=4 A=1 A=3"}, {"http://www.google.com/foo", "A=7 A=9 A=6 A=8"}}},
       {"Delete A7.",
        "http://www.google.com",
        {"A=; path=/foo; max-age=-1"},
@@ -349,8 +347,7 @@ TEST_CASE("jar chromium basics", "[cookie_jar]") {
        {{"http://www.google.com", ""}}},
       {"ValidSubdomainTest #1.",
        "http://a.b.c.d.com",
-       {"a=1; domain=.a.b.c.d.com", "b=2; domain=.b.c.d.com", "c=3; domain=.c.d.com",
-        "d=4; domain=.d.com"},
+       {"a=1; domain=.a.b.c.d.com", "b=2; domain=.b.c.d.com", "c=3; domain=.c.d.com", "d=4; domain=.d.com"},
        "a=1 b=2 c=3 d=4",
        {{"http://a.b.c.d.com", "a=1 b=2 c=3 d=4"},
         {"http://b.c.d.com", "b=2 c=3 d=4"},
@@ -358,8 +355,8 @@ TEST_CASE("jar chromium basics", "[cookie_jar]") {
         {"http://d.com", "d=4"}}},
       {"ValidSubdomainTest #2.",
        "http://a.b.c.d.com",
-       {"a=1; domain=.a.b.c.d.com", "b=2; domain=.b.c.d.com", "c=3; domain=.c.d.com",
-        "d=4; domain=.d.com", "X=bcd; domain=.b.c.d.com", "X=cd; domain=.c.d.com"},
+       {"a=1; domain=.a.b.c.d.com", "b=2; domain=.b.c.d.com", "c=3; domain=.c.d.com", "d=4; domain=.d.com",
+        "X=bcd; domain=.b.c.d.com", "X=cd; domain=.c.d.com"},
        "X=bcd X=cd a=1 b=2 c=3 d=4",
        {{"http://b.c.d.com", "b=2 c=3 d=4 X=bcd X=cd"}, {"http://c.d.com", "c=3 d=4 X=cd"}}},
       {"InvalidDomainTest #1.",
@@ -367,9 +364,8 @@ TEST_CASE("jar chromium basics", "[cookie_jar]") {
        {"a=1; domain=.yo.foo.bar.com", "b=2; domain=.foo.com", "c=3; domain=.bar.foo.com",
         "d=4; domain=.foo.bar.com.net", "e=5; domain=ar.com", "f=6; domain=.", "g=7; domain=/",
         "h=8; domain=http://foo.bar.com", "i=9; domain=..foo.bar.com", "j=10; domain=..bar.com",
-        "k=11; domain=.foo.bar.com?blah", "l=12; domain=.foo.bar.com/blah",
-        "m=12; domain=.foo.bar.com:80", "n=14; domain=.foo.bar.com:",
-        "o=15; domain=.foo.bar.com#sup"},
+        "k=11; domain=.foo.bar.com?blah", "l=12; domain=.foo.bar.com/blah", "m=12; domain=.foo.bar.com:80",
+        "n=14; domain=.foo.bar.com:", "o=15; domain=.foo.bar.com#sup"},
        "",
        {{"http://foo.bar.com", ""}}},
       {"InvalidDomainTest #2.",
@@ -484,9 +480,21 @@ TEST_CASE("jar chromium domain", "[cookie_jar]") {
 
 TEST_CASE("jar chromium deletion", "[cookie_jar]") {
   const std::vector<JarTest> tests = {
-      {"Create session cookie a1.", "http://www.google.com", {"a=1"}, "a=1", {{"http://www.google.com", "a=1"}}},
-      {"Delete sc a1 via MaxAge.", "http://www.google.com", {"a=1; max-age=-1"}, "", {{"http://www.google.com", ""}}},
-      {"Create session cookie b2.", "http://www.google.com", {"b=2"}, "b=2", {{"http://www.google.com", "b=2"}}},
+      {"Create session cookie a1.",
+       "http://www.google.com",
+       {"a=1"},
+       "a=1",
+       {{"http://www.google.com", "a=1"}}},
+      {"Delete sc a1 via MaxAge.",
+       "http://www.google.com",
+       {"a=1; max-age=-1"},
+       "",
+       {{"http://www.google.com", ""}}},
+      {"Create session cookie b2.",
+       "http://www.google.com",
+       {"b=2"},
+       "b=2",
+       {{"http://www.google.com", "b=2"}}},
       {"Delete sc b2 via Expires.",
        "http://www.google.com",
        {"b=2; " + expires_in(-10)},
@@ -497,7 +505,11 @@ TEST_CASE("jar chromium deletion", "[cookie_jar]") {
        {"c=3; max-age=3600"},
        "c=3",
        {{"http://www.google.com", "c=3"}}},
-      {"Delete pc c3 via MaxAge.", "http://www.google.com", {"c=3; max-age=-1"}, "", {{"http://www.google.com", ""}}},
+      {"Delete pc c3 via MaxAge.",
+       "http://www.google.com",
+       {"c=3; max-age=-1"},
+       "",
+       {{"http://www.google.com", ""}}},
       {"Create persistent cookie d4.",
        "http://www.google.com",
        {"d=4; max-age=3600"},
@@ -515,27 +527,21 @@ TEST_CASE("jar chromium deletion", "[cookie_jar]") {
 
 TEST_CASE("jar domain handling", "[cookie_jar]") {
   const std::vector<Query> idna_host_only = {
-      {"http://www.bücher.test", "a=1"},
-      {"http://www.xn--bcher-kva.test", "a=1"},
-      {"http://bücher.test", ""},
-      {"http://xn--bcher-kva.test", ""},
-      {"http://bar.bücher.test", ""},
-      {"http://bar.xn--bcher-kva.test", ""},
-      {"http://foo.www.bücher.test", ""},
-      {"http://foo.www.xn--bcher-kva.test", ""},
-      {"http://other.test", ""},
-      {"http://test", ""}};
-  const std::vector<Query> idna_domain = {
-      {"http://www.bücher.test", "a=1"},
-      {"http://www.xn--bcher-kva.test", "a=1"},
-      {"http://bücher.test", "a=1"},
-      {"http://xn--bcher-kva.test", "a=1"},
-      {"http://bar.bücher.test", "a=1"},
-      {"http://bar.xn--bcher-kva.test", "a=1"},
-      {"http://foo.www.bücher.test", "a=1"},
-      {"http://foo.www.xn--bcher-kva.test", "a=1"},
-      {"http://other.test", ""},
-      {"http://test", ""}};
+      {"http://www.bücher.test", "a=1"},  {"http://www.xn--bcher-kva.test", "a=1"},
+      {"http://bücher.test", ""},         {"http://xn--bcher-kva.test", ""},
+      {"http://bar.bücher.test", ""},     {"http://bar.xn--bcher-kva.test", ""},
+      {"http://foo.www.bücher.test", ""}, {"http://foo.www.xn--bcher-kva.test", ""},
+      {"http://other.test", ""},          {"http://test", ""}};
+  const std::vector<Query> idna_domain = {{"http://www.bücher.test", "a=1"},
+                                          {"http://www.xn--bcher-kva.test", "a=1"},
+                                          {"http://bücher.test", "a=1"},
+                                          {"http://xn--bcher-kva.test", "a=1"},
+                                          {"http://bar.bücher.test", "a=1"},
+                                          {"http://bar.xn--bcher-kva.test", "a=1"},
+                                          {"http://foo.www.bücher.test", "a=1"},
+                                          {"http://foo.www.xn--bcher-kva.test", "a=1"},
+                                          {"http://other.test", ""},
+                                          {"http://test", ""}};
   const std::vector<JarTest> tests = {
       {"Host cookie",
        "http://www.host.test",
@@ -648,7 +654,9 @@ TEST_CASE("jar host canonicalisation (canonicalHost table)", "[cookie_jar]") {
       {"münchen.de", "xn--mnchen-3ya.de"},
       {"españa.com", "xn--espaa-rta.com"},
       {"日本.jp", "xn--wgv71a.jp"},
-      {"a\xff" "b.test", "xn--ab-gg4n.test"},  // invalid UTF-8 is U+FFFD
+      {"a\xff"
+       "b.test",
+       "xn--ab-gg4n.test"},  // invalid UTF-8 is U+FFFD
       {"www.example.com.", "www.example.com"},
       {".", ""},
       {"..", "."},
@@ -688,17 +696,10 @@ TEST_CASE("jar IP detection (isIP table) via Domain attributes", "[cookie_jar]")
     bool is_ip;
   };
   const std::vector<Case> cases = {
-      {"127.0.0.1", true},
-      {"1.2.3.4", true},
-      {"2001:4860:0:2001::68", true},
-      {"::ffff:1.2.3.4", true},
-      {"::", true},
-      {"example.com", false},
-      {"1.1.1.300", false},
-      {"01.1.1.1", false},  // leading zeros are not IPv4 to Go
-      {"1.1.1", false},
-      {"1.1.1.1.1", false},
-      {"www.foo.bar.net", false},
+      {"127.0.0.1", true},        {"1.2.3.4", true},    {"2001:4860:0:2001::68", true},
+      {"::ffff:1.2.3.4", true},   {"::", true},         {"example.com", false},
+      {"1.1.1.300", false},       {"01.1.1.1", false},  // leading zeros are not IPv4 to Go
+      {"1.1.1", false},           {"1.1.1.1.1", false}, {"www.foo.bar.net", false},
       {"123.foo.bar.net", false},
   };
   for (const auto& tc : cases) {
@@ -719,9 +720,18 @@ TEST_CASE("jar default path (defaultPath table)", "[cookie_jar]") {
     const char* want;
   };
   const std::vector<Case> cases = {
-      {"/", "/"},           {"/abc", "/"},        {"/abc/", "/abc"},  {"/abc/xyz", "/abc"},
-      {"/abc/xyz/", "/abc/xyz"}, {"/a/b/c.html", "/a/b"}, {"", "/"}, {"strange", "/"},
-      {"//", "/"},          {"/a//b", "/a/"},     {"/a/./b", "/a/."}, {"/a/../b", "/a/.."},
+      {"/", "/"},
+      {"/abc", "/"},
+      {"/abc/", "/abc"},
+      {"/abc/xyz", "/abc"},
+      {"/abc/xyz/", "/abc/xyz"},
+      {"/a/b/c.html", "/a/b"},
+      {"", "/"},
+      {"strange", "/"},
+      {"//", "/"},
+      {"/a//b", "/a/"},
+      {"/a/./b", "/a/."},
+      {"/a/../b", "/a/.."},
   };
   for (const auto& tc : cases) {
     INFO("path: " << tc.url_path);

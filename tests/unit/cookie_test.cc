@@ -1,12 +1,12 @@
 // Set-Cookie parsing and Cookie header building, mirroring the table tests
 // of Go's net/http cookie_test.go (fhttp v0.6.8 flavour) plus the edges of
 // time.Parse and strconv.Atoi that the attributes go through.
-#include <catch2/catch.hpp>
+#include "cookies/cookie.h"
 
 #include <string>
 #include <vector>
 
-#include "cookies/cookie.h"
+#include <catch2/catch.hpp>
 
 using tlsc::Cookie;
 using tlsc::cookie_from_caller;
@@ -114,9 +114,9 @@ TEST_CASE("readSetCookies table from Go", "[cookie]") {
 
 TEST_CASE("Set-Cookie name and value rules", "[cookie]") {
   SECTION("lines that are skipped") {
-    for (const char* line : {"", "   ", ";", "noequals", "=value", "a b=c", "a =b", "a\t=b",
-                             "a;=b", "a=b\\c", "a=\x01", "a=b\x7f", "a=\xc3\xa9", "n\xc3\xa9=v",
-                             "a(b)=c", "a@b=c", "[x]=1", "a/b=c"}) {
+    for (const char* line :
+         {"", "   ", ";", "noequals", "=value", "a b=c", "a =b", "a\t=b", "a;=b", "a=b\\c", "a=\x01",
+          "a=b\x7f", "a=\xc3\xa9", "n\xc3\xa9=v", "a(b)=c", "a@b=c", "[x]=1", "a/b=c"}) {
       INFO("line: " << line);
       CHECK_FALSE(parse_set_cookie(line).has_value());
     }
@@ -225,25 +225,25 @@ TEST_CASE("Set-Cookie Expires follows time.Parse", "[cookie]") {
   const std::vector<Case> cases = {
       {"Wed, 09 Jun 2021 10:18:14 GMT", 1623233894},
       {"Wed, 09-Jun-2021 10:18:14 GMT", 1623233894},
-      {"wed, 09 JUN 2021 10:18:14 GMT", 1623233894},     // names are case-insensitive
-      {"Fri, 09 Jun 2021 10:18:14 GMT", 1623233894},     // weekday is not checked
+      {"wed, 09 JUN 2021 10:18:14 GMT", 1623233894},         // names are case-insensitive
+      {"Fri, 09 Jun 2021 10:18:14 GMT", 1623233894},         // weekday is not checked
       {"Wed,   09 Jun   2021 10:18:14    GMT", 1623233894},  // space runs
-      {"Wed, 09 Jun 2021 1:18:14 GMT", 1623201494},      // one-digit hour is fine
+      {"Wed, 09 Jun 2021 1:18:14 GMT", 1623201494},          // one-digit hour is fine
       {"Wed, 09 Jun 2021 10:18:14 UTC", 1623233894},
-      {"Wed, 09 Jun 2021 10:18:14 CEST", 1623233894},    // zone taken as UTC
+      {"Wed, 09 Jun 2021 10:18:14 CEST", 1623233894},  // zone taken as UTC
       {"Wed, 09 Jun 2021 10:18:14 PST", 1623233894},
-      {"Wed, 09 Jun 2021 10:18:14 GMT+2", 1623233894},   // fake zone, instant unchanged
+      {"Wed, 09 Jun 2021 10:18:14 GMT+2", 1623233894},  // fake zone, instant unchanged
       {"Wed, 09 Jun 2021 10:18:14 WITA", 1623233894},
       {"Wed, 09 Jun 2021 10:18:14 ChST", 1623233894},
       {"Wed, 09 Jun 2021 10:18:14 +03", 1623233894},
-      {"Wed, 09 Jun 2021 10:18:14.999 GMT", 1623233894}, // fraction dropped
+      {"Wed, 09 Jun 2021 10:18:14.999 GMT", 1623233894},  // fraction dropped
       {"Wed, 09 Jun 2021 10:18:14,5 GMT", 1623233894},
       {"Thu, 01 Jan 1970 00:00:00 GMT", 0},
       {"Sat, 29 Feb 2020 00:00:00 GMT", 1582934400},
       {"Fri, 31 Dec 9999 23:59:59 GMT", 253402300799},
       {"Mon, 01 Jan 0001 00:00:01 GMT", -62135596799},
       {"Sat, 01 Jan 0000 00:00:00 GMT", -62167219200},
-      {"Mon, 01 Jan 0001 00:00:00 GMT", std::nullopt},   // Go's zero time = unset
+      {"Mon, 01 Jan 0001 00:00:00 GMT", std::nullopt},    // Go's zero time = unset
       {"Mon, 01 Jan 0001 00:00:00.5 GMT", -62135596800},  // not zero any more
       // Rejected by both layouts:
       {"Wed, 9 Jun 2021 10:18:14 GMT", std::nullopt},
@@ -266,7 +266,7 @@ TEST_CASE("Set-Cookie Expires follows time.Parse", "[cookie]") {
       {"Wed, 29 Feb 2021 10:18:14 GMT", std::nullopt},
       {"Wed, 00 Jun 2021 10:18:14 GMT", std::nullopt},
       {"Wed,09 Jun 2021 10:18:14 GMT", std::nullopt},
-      {"Wed, 09-Jun 2021 10:18:14 GMT", std::nullopt},   // mixed separators
+      {"Wed, 09-Jun 2021 10:18:14 GMT", std::nullopt},  // mixed separators
       {"Wed, 09 Jux 2021 10:18:14 GMT", std::nullopt},
       {"Xyz, 09 Jun 2021 10:18:14 GMT", std::nullopt},
       {"", std::nullopt},

@@ -1,10 +1,7 @@
 // Content-Encoding decoders: round trips of every codec fed in small
 // pieces, multi-member / multi-frame bodies, and the truncated and corrupt
 // inputs that must fail the way Go's readers fail.
-#include <catch2/catch.hpp>
-
-#include <zlib.h>
-#include <zstd.h>
+#include "codec/decoder.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "codec/decoder.h"
+#include <catch2/catch.hpp>
+#include <zlib.h>
+#include <zstd.h>
 
 using namespace std::string_literals;
 using namespace std::string_view_literals;
@@ -26,8 +25,7 @@ namespace {
 constexpr std::string_view kBrHello =
     "\x0b\x06\x80\x68\x65\x6c\x6c\x6f\x2c\x20\x62\x72\x6f\x74\x6c\x69\x03"sv;
 // kBrEmpty: 0 -> 1 bytes
-constexpr std::string_view kBrEmpty =
-    "\x06"sv;
+constexpr std::string_view kBrEmpty = "\x06"sv;
 // kBrSample: 20000 -> 1828 bytes
 constexpr std::string_view kBrSample =
     "\xe2\xc3\x09\x80\xe8\x60\x69\xfe\x8d\xaa\x90\xac\x10\x78\xe7\x6e\x74\x4f\x8b\x66\xa5\xd4\x8f\x24"
@@ -134,8 +132,7 @@ std::string noise(size_t n) {
 }
 
 // window_bits: 15 zlib, -15 raw, 31 gzip.
-std::string deflate_with(std::string_view in, int window_bits, gz_header* header = nullptr,
-                         int level = 6) {
+std::string deflate_with(std::string_view in, int window_bits, gz_header* header = nullptr, int level = 6) {
   z_stream s{};
   REQUIRE(deflateInit2(&s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
   if (header != nullptr) REQUIRE(deflateSetHeader(&s, header) == Z_OK);
@@ -201,8 +198,7 @@ std::string error_of(std::string_view encoding, std::string_view in, size_t chun
   return r.error->message;
 }
 
-void check_round_trip(std::string_view encoding, std::string_view compressed,
-                      std::string_view plain) {
+void check_round_trip(std::string_view encoding, std::string_view compressed, std::string_view plain) {
   for (size_t chunk : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{4096}}) {
     INFO(encoding << " in chunks of " << chunk);
     Decoded r = decode(encoding, compressed, chunk);
@@ -227,8 +223,8 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 TEST_CASE("decoder selection matches Go's switch exactly", "[decoder]") {
   for (auto e : {"gzip"sv, "deflate"sv, "br"sv, "zstd"sv}) CHECK(BodyDecoder::create(e) != nullptr);
-  for (auto e : {""sv, "identity"sv, "GZIP"sv, "Gzip"sv, " gzip"sv, "gzip "sv, "x-gzip"sv,
-                 "gzip, br"sv, "compress"sv, "BR"sv, "zstd;q=1"sv, "deflate\0"sv}) {
+  for (auto e : {""sv, "identity"sv, "GZIP"sv, "Gzip"sv, " gzip"sv, "gzip "sv, "x-gzip"sv, "gzip, br"sv,
+                 "compress"sv, "BR"sv, "zstd;q=1"sv, "deflate\0"sv}) {
     INFO("encoding '" << e << "'");
     CHECK(BodyDecoder::create(e) == nullptr);
   }
@@ -246,7 +242,9 @@ TEST_CASE("gzip", "[decoder]") {
     check_round_trip("gzip", gzip("first member\n") + gzip("") + gzip(text), "first member\n" + text);
   }
   SECTION("optional header fields, header CRC over the whole header") {
-    std::string extra = "XY\x04\x00" "abcd";
+    std::string extra =
+        "XY\x04\x00"
+        "abcd";
     std::string name = "file.txt", comment = "a comment";
     gz_header h{};
     h.extra = reinterpret_cast<Bytef*>(extra.data());
@@ -265,7 +263,9 @@ TEST_CASE("gzip", "[decoder]") {
   }
   SECTION("header strings are limited to 511 bytes") {
     const std::string body = gzip("x").substr(10);  // deflate data + trailer
-    std::string hdr = "\x1f\x8b\x08\x08" "\0\0\0\0\0\xff"s;
+    std::string hdr =
+        "\x1f\x8b\x08\x08"
+        "\0\0\0\0\0\xff"s;
     CHECK(decode("gzip", hdr + std::string(511, 'n') + '\0' + body).out == "x");
     CHECK(error_of("gzip", hdr + std::string(512, 'n') + '\0' + body) == "gzip: invalid header");
     CHECK(error_of("gzip", hdr + std::string(512, 'n'), 1) == "gzip: invalid header");
@@ -372,9 +372,7 @@ TEST_CASE("brotli", "[decoder]") {
     check_round_trip("br", kBrSample, sample(20000));
     check_round_trip("br", kBrEmpty, "");
   }
-  SECTION("an empty body is truncated to brotli v1.2") {
-    CHECK(error_of("br", "") == "unexpected EOF");
-  }
+  SECTION("an empty body is truncated to brotli v1.2") { CHECK(error_of("br", "") == "unexpected EOF"); }
   SECTION("truncations") {
     check_truncations("br", kBrHello);
     check_truncations("br", kBrSample.substr(0, 300));
@@ -426,8 +424,7 @@ TEST_CASE("zstd", "[decoder]") {
   }
   SECTION("concatenated and skippable frames") {
     const std::string skippable = le32(0x184D2A5A) + le32(5) + "12345";
-    check_round_trip("zstd", zstd("one,") + skippable + zstd("") + zstd(text) + skippable,
-                     "one," + text);
+    check_round_trip("zstd", zstd("one,") + skippable + zstd("") + zstd(text) + skippable, "one," + text);
   }
   SECTION("empty body is empty; truncations and trailing fragments fail") {
     Decoded r = decode("zstd", "");

@@ -1,7 +1,7 @@
 // DualStackConnector on loopback: Go's fallback delay when the primary
 // family hangs, an early fallback when it fails, the primary's error when
 // both fail.
-#include <catch2/catch.hpp>
+#include "net/dual_stack_connector.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -11,7 +11,8 @@
 #include <chrono>
 #include <future>
 
-#include "net/dual_stack_connector.h"
+#include <catch2/catch.hpp>
+
 #include "reactor/reactor.h"
 
 using namespace tlsc;
@@ -73,7 +74,8 @@ Outcome connect(std::vector<SocketAddress> addrs, std::chrono::milliseconds dela
         [&](Result<SocketHandle> fd) {
           Outcome o;
           o.fd = std::move(fd);
-          o.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+          o.elapsed =
+              std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
           done.set_value(std::move(o));
         },
         delay);

@@ -1,8 +1,8 @@
 // The HTTP/1.1 writer's API beyond the wire bytes; the bytes themselves are
 // data: tests/data/wire/h1-request-*.json (tests/unit/wire_data_test.cc).
-#include <catch2/catch.hpp>
-
 #include "wire/h1_request_writer.h"
+
+#include <catch2/catch.hpp>
 
 using tlsc::H1Request;
 

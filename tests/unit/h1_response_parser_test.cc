@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "wire/h1_response_parser.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "wire/h1_response_parser.h"
+#include <catch2/catch.hpp>
 
 using tlsc::H1ResponseParser;
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -80,8 +80,7 @@ Outcome parse(std::string_view wire, bool eof = false, std::string_view method =
 }
 
 std::string parse_error(std::string_view wire, bool eof = false, std::string_view method = "GET",
-                        size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes,
-                        size_t read_buffer = 0) {
+                        size_t limit = H1ResponseParser::kDefaultMaxHeaderBytes, size_t read_buffer = 0) {
   const Outcome o = parse(wire, eof, method, limit, read_buffer);
   REQUIRE(o.error.has_value());
   return *o.error;
@@ -95,8 +94,8 @@ struct StringMaker<Outcome> {
   static std::string convert(const Outcome& o) {
     std::string s = "{error=" + (o.error ? *o.error : std::string("none")) +
                     " status=" + std::to_string(o.status) + " complete=" + std::to_string(o.complete) +
-                    " body=" + std::to_string(o.body.size()) + "B consumed=" +
-                    std::to_string(o.consumed) + " headers=" + std::to_string(o.headers.size()) +
+                    " body=" + std::to_string(o.body.size()) + "B consumed=" + std::to_string(o.consumed) +
+                    " headers=" + std::to_string(o.headers.size()) +
                     " trailers=" + std::to_string(o.trailers.size()) + "}";
     return s;
   }
@@ -119,9 +118,8 @@ TEST_CASE("Content-Length response, leftover bytes not consumed", "[h1][parser]"
   CHECK(o.proto == "HTTP/1.1");
   CHECK(o.reason == "OK");
   CHECK(o.status_text == "200 OK");
-  CHECK(o.headers == Headers{{"Content-Type", "text/plain"},
-                             {"Content-Length", "5"},
-                             {"X-Custom-Header", "v"}});
+  CHECK(o.headers ==
+        Headers{{"Content-Type", "text/plain"}, {"Content-Length", "5"}, {"X-Custom-Header", "v"}});
   CHECK(o.body == "hello");
   CHECK(o.content_length == 5);
   CHECK(o.consumed == wire.find("helloHTTP") + 5);
@@ -217,12 +215,9 @@ TEST_CASE("malformed header lines", "[h1][parser]") {
         "malformed MIME header: missing colon: \"NoColon\"");
   CHECK(parse_error("HTTP/1.1 200 OK\r\n Leading: space\r\n\r\n") ==
         "malformed MIME header initial line:  Leading: space");
-  CHECK(parse_error("HTTP/1.1 200 OK\r\n " + std::string(90, 'x') + "\r\n\r\n") ==
-        "message too large");
-  CHECK(parse_error("HTTP/1.1 200 OK\r\nBad@Key: v\r\n\r\n") ==
-        "malformed MIME header line: Bad@Key: v");
-  CHECK(parse_error("HTTP/1.1 200 OK\r\n: empty key\r\n\r\n") ==
-        "malformed MIME header line: : empty key");
+  CHECK(parse_error("HTTP/1.1 200 OK\r\n " + std::string(90, 'x') + "\r\n\r\n") == "message too large");
+  CHECK(parse_error("HTTP/1.1 200 OK\r\nBad@Key: v\r\n\r\n") == "malformed MIME header line: Bad@Key: v");
+  CHECK(parse_error("HTTP/1.1 200 OK\r\n: empty key\r\n\r\n") == "malformed MIME header line: : empty key");
   CHECK(parse_error(std::string("HTTP/1.1 200 OK\r\nX: a\0b\r\n\r\n", 27)) ==
         std::string("malformed MIME header line: X: a\0b", 34));
   CHECK(parse_error("HTTP/1.1 200 OK\r\nX: a\r\r\n\r\n") == "malformed MIME header line: X: a\r");
@@ -231,7 +226,9 @@ TEST_CASE("malformed header lines", "[h1][parser]") {
 TEST_CASE("header block over the limit", "[h1][parser]") {
   const std::string head =
       "HTTP/1.1 200 OK\r\n"
-      "X-Fill: " + std::string(40, 'f') + "\r\n"
+      "X-Fill: " +
+      std::string(40, 'f') +
+      "\r\n"
       "Content-Length: 0\r\n"
       "\r\n";
   SECTION("exactly at the limit passes") {
@@ -240,9 +237,9 @@ TEST_CASE("header block over the limit", "[h1][parser]") {
     CHECK(o.complete);
   }
   SECTION("one byte less fails with Go's message") {
-    CHECK(parse_error(head, false, "GET", head.size() - 1) ==
-          "net/http: server response headers exceeded " + std::to_string(head.size() - 1) +
-              " bytes; aborted");
+    CHECK(parse_error(head, false, "GET", head.size() - 1) == "net/http: server response headers exceeded " +
+                                                                  std::to_string(head.size() - 1) +
+                                                                  " bytes; aborted");
   }
   SECTION("a line that never ends stops at the limit") {
     const std::string endless = "HTTP/1.1 200 OK\r\nX: " + std::string(5000, 'a');
@@ -354,8 +351,8 @@ TEST_CASE("chunked bodies", "[h1][parser]") {
     CHECK(o.headers.empty());
   }
   SECTION("chunked + an invalid Content-Length is still fine") {
-    const Outcome o = parse(
-        "HTTP/1.1 200 OK\r\nContent-Length: nope\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+    const Outcome o =
+        parse("HTTP/1.1 200 OK\r\nContent-Length: nope\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
     CHECK_FALSE(o.error);
     CHECK(o.complete);
   }
@@ -390,22 +387,19 @@ TEST_CASE("bad chunk framing", "[h1][parser]") {
 TEST_CASE("the Transport's ReadBufferSize bounds chunk lines and trailers", "[h1][parser]") {
   const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
   const auto limit = H1ResponseParser::kDefaultMaxHeaderBytes;
-  CHECK_FALSE(parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET",
-                    limit, 16).error);
+  CHECK_FALSE(
+      parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET", limit, 16).error);
   // A full buffer without LF fails at once, EOF or not.
-  CHECK(parse_error(head + "1;" + std::string(14, 'e'), true, "GET", limit, 16) ==
-        "header line too long");
-  CHECK(parse_error(head + "1;" + std::string(14, 'e'), false, "GET", limit, 16) ==
-        "header line too long");
+  CHECK(parse_error(head + "1;" + std::string(14, 'e'), true, "GET", limit, 16) == "header line too long");
+  CHECK(parse_error(head + "1;" + std::string(14, 'e'), false, "GET", limit, 16) == "header line too long");
   // Sizes below bufio's minimum are raised to 16.
-  CHECK_FALSE(parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET",
-                    limit, 4).error);
+  CHECK_FALSE(parse(head + "1;" + std::string(12, 'e') + "\r\nx\r\n0\r\n\r\n", false, "GET", limit, 4).error);
   CHECK_FALSE(parse(head + "1\r\nx\r\n0\r\nX-T: 1234567\r\n\r\n", false, "GET", limit, 16).error);
   CHECK(parse_error(head + "1\r\nx\r\n0\r\nX-T: 12345678\r\n\r\n", false, "GET", limit, 16) ==
         "http: suspiciously long trailer after chunked body");
   // A bigger buffer allows longer trailers, but not longer size lines.
-  CHECK_FALSE(parse(head + "0\r\nX: " + std::string(5000, 'a') + "\r\n\r\n", false, "GET", limit,
-                    8192).error);
+  CHECK_FALSE(
+      parse(head + "0\r\nX: " + std::string(5000, 'a') + "\r\n\r\n", false, "GET", limit, 8192).error);
   CHECK(parse_error(head + "1;" + std::string(4093, 'e') + "\n", false, "GET", limit, 8192) ==
         "header line too long");
 }
@@ -435,8 +429,7 @@ TEST_CASE("Content-Length validation", "[h1][parser]") {
   CHECK(parse_error("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") ==
         "http: message cannot contain multiple Content-Length headers; got [\"1\" \"2\"]");
   SECTION("agreeing duplicates are merged into the first") {
-    const Outcome o = parse(
-        "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nX: y\r\ncontent-length:   3\r\n\r\nabc");
+    const Outcome o = parse("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nX: y\r\ncontent-length:   3\r\n\r\nabc");
     CHECK_FALSE(o.error);
     CHECK(o.body == "abc");
     CHECK(o.headers == Headers{{"Content-Length", "3"}, {"X", "y"}});
@@ -485,9 +478,7 @@ TEST_CASE("responses without a body", "[h1][parser]") {
       CHECK(o.consumed == wire.size() - 1);
     }
   }
-  SECTION("Content-Length: 0") {
-    CHECK(parse("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").complete);
-  }
+  SECTION("Content-Length: 0") { CHECK(parse("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").complete); }
 }
 
 TEST_CASE("close-delimited bodies and keep-alive", "[h1][parser]") {
@@ -552,11 +543,8 @@ TEST_CASE("truncated messages at EOF", "[h1][parser]") {
   CHECK(parse_error(chunked + "5\r\nhelloX", true) == "unexpected EOF");
   CHECK(parse_error(chunked + "0\r\n", true) == "http: unexpected EOF reading trailer");
   CHECK(parse_error(chunked + "0\r\n\r", true) == "http: unexpected EOF reading trailer");
-  CHECK(parse_error(chunked + "0\r\nX: y\r\n", true) ==
-        "http: suspiciously long trailer after chunked body");
-  SECTION("1xx then EOF") {
-    CHECK(parse_error("HTTP/1.1 100 Continue\r\n\r\n", true) == "unexpected EOF");
-  }
+  CHECK(parse_error(chunked + "0\r\nX: y\r\n", true) == "http: suspiciously long trailer after chunked body");
+  SECTION("1xx then EOF") { CHECK(parse_error("HTTP/1.1 100 Continue\r\n\r\n", true) == "unexpected EOF"); }
   SECTION("complete messages are unaffected by EOF") {
     CHECK_FALSE(parse("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx", true).error);
     CHECK_FALSE(parse(chunked + "0\r\n\r\n", true).error);

@@ -1,10 +1,12 @@
 // H2Connection against scripted server bytes: the health check that finds a
 // silent connection, on the reactor's manual clock.
-#include <catch2/catch.hpp>
+#include "http/h2/h2_connection.h"
+
 #include <chrono>
 #include <future>
 
-#include "http/h2/h2_connection.h"
+#include <catch2/catch.hpp>
+
 #include "reactor/reactor.h"
 
 using namespace tlsc;
@@ -57,7 +59,8 @@ const H2HeaderBlock kGet = {{":method", "GET"}, {":authority", "a"}, {":scheme",
 
 // A connection with one GET in flight whose server has sent its (empty)
 // SETTINGS and nothing else yet.
-std::shared_ptr<H2Connection> open_with_get(Reactor& reactor, H2Limits limits, MemoryStream*& mem, Recorder& r) {
+std::shared_ptr<H2Connection> open_with_get(Reactor& reactor, H2Limits limits, MemoryStream*& mem,
+                                            Recorder& r) {
   auto stream = std::make_unique<MemoryStream>();
   mem = stream.get();
   return on_loop(reactor, [&] {

@@ -2,16 +2,16 @@
 // the trace it reads (src/tls/handshake_error_text.h). The same texts are
 // provoked on the wire by tests/integration/tls_peers_test.cc and
 // tls_test.cc.
+#include "tls/handshake_error_text.h"
+
+#include <cstdint>
+#include <vector>
+
 #include <catch2/catch.hpp>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-
-#include <cstdint>
-#include <vector>
-
-#include "tls/handshake_error_text.h"
 
 using tlsc::go_alert_text;
 using tlsc::go_tls_error_text;
@@ -116,8 +116,8 @@ TEST_CASE("tls error text: every alert as Go's alert.go names it", "[tls-errors]
   CHECK(go_alert_text(121) == "tls: encrypted client hello required");
   CHECK(go_alert_text(200) == "tls: alert(200)");
   // Every code point of alert.go has a name.
-  for (int a : {0, 10, 20, 21, 22, 30, 40, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 60, 70, 71, 80, 86, 90, 100,
-                109, 110, 111, 112, 113, 114, 115, 116, 120, 121}) {
+  for (int a : {0,  10, 20, 21, 22, 30, 40,  42,  43,  44,  45,  46,  47,  48,  49,  50,  51,
+                60, 70, 71, 80, 86, 90, 100, 109, 110, 111, 112, 113, 114, 115, 116, 120, 121}) {
     CHECK(go_alert_text(static_cast<uint8_t>(a)).find("alert(") == std::string::npos);
   }
 }
@@ -133,7 +133,8 @@ TEST_CASE("tls error text: an alert from the server is a remote error", "[tls-er
 }
 
 TEST_CASE("tls error text: the table, with the handshake context it needs", "[tls-errors]") {
-  CHECK(go_tls_error_text(ssl_reason(SSL_R_WRONG_CIPHER_RETURNED)) == "tls: server chose an unconfigured cipher suite");
+  CHECK(go_tls_error_text(ssl_reason(SSL_R_WRONG_CIPHER_RETURNED)) ==
+        "tls: server chose an unconfigured cipher suite");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_SERVER_SELECTED_UNIMPLEMENTED_CIPHER)) ==
         "tls: server chose an unconfigured cipher suite");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_WRONG_CURVE)) == "tls: server selected unsupported group");
@@ -146,12 +147,14 @@ TEST_CASE("tls error text: the table, with the handshake context it needs", "[tl
         "tls: server selected unsupported compression format");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_EMPTY_HELLO_RETRY_REQUEST)) ==
         "tls: server sent an unnecessary HelloRetryRequest message");
-  CHECK(go_tls_error_text(ssl_reason(SSL_R_INVALID_ALPN_PROTOCOL)) == "tls: server selected unadvertised ALPN protocol");
+  CHECK(go_tls_error_text(ssl_reason(SSL_R_INVALID_ALPN_PROTOCOL)) ==
+        "tls: server selected unadvertised ALPN protocol");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_UNEXPECTED_EARLY_DATA_EXTENSION)) ==
         "tls: server sent an unexpected early_data extension");  // patch 0028
   CHECK(go_tls_error_text(ssl_reason(SSL_R_UNEXPECTED_MESSAGE)) == "local error: tls: unexpected message");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_DECODE_ERROR)) == "local error: tls: unexpected message");
-  CHECK(go_tls_error_text(ssl_reason(SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)) == "local error: tls: bad record MAC");
+  CHECK(go_tls_error_text(ssl_reason(SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)) ==
+        "local error: tls: bad record MAC");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_TOO_MANY_WARNING_ALERTS)) == "tls: too many ignored records");
   CHECK(go_tls_error_text(ssl_reason(SSL_R_WRONG_SIGNATURE_TYPE)) ==
         "tls: certificate used with invalid signature algorithm");
@@ -174,19 +177,24 @@ TEST_CASE("tls error text: the table, with the handshake context it needs", "[tl
   SECTION("bad signatures by signature type") {
     TlsFailure f = ssl_reason(SSL_R_BAD_SIGNATURE);
     f.peer_signature_algorithm = 0x0804;
-    CHECK(go_tls_error_text(f) == "tls: invalid signature by the server certificate: crypto/rsa: verification error");
+    CHECK(go_tls_error_text(f) ==
+          "tls: invalid signature by the server certificate: crypto/rsa: verification error");
     f.peer_signature_algorithm = 0x0401;
-    CHECK(go_tls_error_text(f) == "tls: invalid signature by the server certificate: crypto/rsa: verification error");
+    CHECK(go_tls_error_text(f) ==
+          "tls: invalid signature by the server certificate: crypto/rsa: verification error");
     f.peer_signature_algorithm = 0x0503;
-    CHECK(go_tls_error_text(f) == "tls: invalid signature by the server certificate: ECDSA verification failure");
+    CHECK(go_tls_error_text(f) ==
+          "tls: invalid signature by the server certificate: ECDSA verification failure");
     f.peer_signature_algorithm = 0x0807;
-    CHECK(go_tls_error_text(f) == "tls: invalid signature by the server certificate: Ed25519 verification failure");
+    CHECK(go_tls_error_text(f) ==
+          "tls: invalid signature by the server certificate: Ed25519 verification failure");
   }
   SECTION("a key Go's x509 does not parse") {
     TlsFailure f;
     f.errors.push_back(TlsErrorEntry{ERR_LIB_EVP, EVP_R_UNSUPPORTED_ALGORITHM, {}});
     f.trace.alert_sent = 50;
-    CHECK(go_tls_error_text(f) == "tls: server's certificate contains an unsupported type of public key: <nil>");
+    CHECK(go_tls_error_text(f) ==
+          "tls: server's certificate contains an unsupported type of public key: <nil>");
   }
 }
 
@@ -215,7 +223,8 @@ TEST_CASE("tls error text: unmapped reasons keep BoringSSL's words behind Go's a
   f.errors[0].data = "extension 22";
   CHECK(go_tls_error_text(f) == "tls: unexpected extension: extension 22");
   f.trace.alert_sent = 110;
-  CHECK(go_tls_error_text(f) == "local error: tls: unsupported extension (unexpected extension: extension 22)");
+  CHECK(go_tls_error_text(f) ==
+        "local error: tls: unsupported extension (unexpected extension: extension 22)");
   // When BoringSSL's words are the alert's, they are not repeated.
   f.errors[0] = TlsErrorEntry{ERR_LIB_SSL, SSL_R_UNEXPECTED_EXTENSION, {}};
   f.trace.alert_sent = 80;
@@ -228,8 +237,9 @@ TEST_CASE("tls error text: unmapped reasons keep BoringSSL's words behind Go's a
   f.errors = {TlsErrorEntry{ERR_LIB_SSL, SSL_R_DATA_LENGTH_TOO_LONG,
                             "record of 5204 bytes over the record_size_limit 1024"}};
   f.trace.alert_sent = 22;
-  CHECK(go_tls_error_text(f) == "local error: tls: record overflow (data length too long: record of 5204 bytes over "
-                                "the record_size_limit 1024)");
+  CHECK(go_tls_error_text(f) ==
+        "local error: tls: record overflow (data length too long: record of 5204 bytes over "
+        "the record_size_limit 1024)");
   // Nothing queued at all.
   CHECK(go_tls_error_text(TlsFailure{}) == "tls: handshake failure");
 }

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "wire/header_canon.h"
+
+#include <catch2/catch.hpp>
 
 using tlsc::canonical_header_key;
 
@@ -10,7 +10,7 @@ TEST_CASE("canonical_header_key matches textproto.CanonicalMIMEHeaderKey", "[hea
   CHECK(canonical_header_key("Content-Length") == "Content-Length");
   CHECK(canonical_header_key("x-forwarded-for") == "X-Forwarded-For");
   CHECK(canonical_header_key("user-agent") == "User-Agent");
-  CHECK(canonical_header_key("etag") == "Etag");           // not "ETag"
+  CHECK(canonical_header_key("etag") == "Etag");  // not "ETag"
   CHECK(canonical_header_key("www-authenticate") == "Www-Authenticate");
   CHECK(canonical_header_key("foo-") == "Foo-");
   CHECK(canonical_header_key("-foo") == "-Foo");

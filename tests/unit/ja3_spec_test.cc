@@ -12,9 +12,9 @@ CustomTlsClientInput chrome_like() {
   c.ja3_string =
       "771,4865-4866-4867-49195-49199-49196-49200-52393-52392-49171-49172-156-157-47-53,"
       "0-23-65281-10-11-35-16-5-13-18-51-45-43-27-17513-21,29-23-24,0";
-  c.supported_signature_algorithms = {"ECDSAWithP256AndSHA256", "PSSWithSHA256", "PKCS1WithSHA256",
-                                      "ECDSAWithP384AndSHA384", "PSSWithSHA384", "PKCS1WithSHA384",
-                                      "PSSWithSHA512", "PKCS1WithSHA512"};
+  c.supported_signature_algorithms = {"ECDSAWithP256AndSHA256", "PSSWithSHA256",  "PKCS1WithSHA256",
+                                      "ECDSAWithP384AndSHA384", "PSSWithSHA384",  "PKCS1WithSHA384",
+                                      "PSSWithSHA512",          "PKCS1WithSHA512"};
   c.supported_versions = {"GREASE", "1.3", "1.2"};
   c.key_share_curves = {"GREASE", "X25519"};
   c.alpn_protocols = {"h2", "http/1.1"};
@@ -30,7 +30,8 @@ TEST_CASE("ja3 spec: a Chrome-like customTlsClient", "[ja3]") {
   REQUIRE(spec.ok());
   CHECK(spec->cipher_suites.size() == 15);
   CHECK(spec->cipher_suites.front() == 4865);
-  CHECK(spec->extensions == std::vector<uint16_t>{0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 17513, 21});
+  CHECK(spec->extensions ==
+        std::vector<uint16_t>{0, 23, 65281, 10, 11, 35, 16, 5, 13, 18, 51, 45, 43, 27, 17513, 21});
   CHECK(spec->supported_groups == std::vector<uint16_t>{29, 23, 24});
   CHECK(spec->point_formats == std::vector<uint8_t>{0});
   CHECK(spec->signature_algorithms.front() == 0x0403);
@@ -47,20 +48,24 @@ TEST_CASE("ja3 spec: upstream's errors", "[ja3]") {
   c.cert_compression_algos.clear();
   CHECK(spec_from_custom_tls_client(c).error().message == "unknown extension with id 27 provided");
   c.ja3_string = "771,48x65,0,29,0";
-  CHECK(spec_from_custom_tls_client(c).error().message == "strconv.ParseUint: parsing \"48x65\": invalid syntax");
+  CHECK(spec_from_custom_tls_client(c).error().message ==
+        "strconv.ParseUint: parsing \"48x65\": invalid syntax");
   c.ja3_string = "771,4865,0,29,300";
-  CHECK(spec_from_custom_tls_client(c).error().message == "strconv.ParseUint: parsing \"300\": value out of range");
+  CHECK(spec_from_custom_tls_client(c).error().message ==
+        "strconv.ParseUint: parsing \"300\": value out of range");
   c.ja3_string = "771,4865";
   CHECK_FALSE(spec_from_custom_tls_client(c).ok());
   c = chrome_like();
   c.supported_signature_algorithms = {"NotAnAlgorithm"};
-  CHECK(spec_from_custom_tls_client(c).error().message == "NotAnAlgorithm is not a valid supportedSignatureAlgorithm");
+  CHECK(spec_from_custom_tls_client(c).error().message ==
+        "NotAnAlgorithm is not a valid supportedSignatureAlgorithm");
   c.supported_signature_algorithms = {"0806", "ffff"};  // hex code points are accepted
   CHECK(spec_from_custom_tls_client(c)->signature_algorithms == std::vector<uint16_t>{0x0806, 0xffff});
 }
 
-TEST_CASE("ja3 spec: an extension the JA3 names with an empty list goes out as an empty list, as utls sends it",
-          "[ja3]") {
+TEST_CASE(
+    "ja3 spec: an extension the JA3 names with an empty list goes out as an empty list, as utls sends it",
+    "[ja3]") {
   CustomTlsClientInput c;
   c.ja3_string = "771,4865,0-10-13-16-17513-28-34-43-51,,0";
   c.supported_versions = {"1.3"};
@@ -76,5 +81,6 @@ TEST_CASE("ja3 spec: an extension the JA3 names with an empty list goes out as a
   CHECK(spec->raw_extensions.count(0) == 0);
   // supported_versions with nothing in it: utls refuses to build the hello.
   c.supported_versions = {"GREASE"};
-  CHECK(spec_from_custom_tls_client(c).error().message == "SupportedVersions extension has invalid Versions field");
+  CHECK(spec_from_custom_tls_client(c).error().message ==
+        "SupportedVersions extension has invalid Versions field");
 }

@@ -1,9 +1,10 @@
-#include <catch2/catch.hpp>
+#include "abi/json_writer.h"
 
 #include <set>
 #include <string_view>
 
-#include "abi/json_writer.h"
+#include <catch2/catch.hpp>
+
 #include "core/base64.h"
 
 TEST_CASE("json: strings escaped as Go's encoder escapes them", "[json]") {
@@ -24,11 +25,13 @@ TEST_CASE("json: a response in upstream's field order", "[json]") {
   r.headers->push_back({"A", {"1", "2"}});
   r.cookies.emplace();
   r.cookies->push_back({"c", "d"});
-  CHECK(tlsc::response_to_json(r) ==
-        R"({"cookies":{"c":"d"},"headers":{"A":["1","2"]},"id":"i","body":"b","sessionId":"s","target":"http://x/","usedProtocol":"HTTP/1.1","status":200})");
+  CHECK(
+      tlsc::response_to_json(r) ==
+      R"({"cookies":{"c":"d"},"headers":{"A":["1","2"]},"id":"i","body":"b","sessionId":"s","target":"http://x/","usedProtocol":"HTTP/1.1","status":200})");
   auto e = tlsc::error_response("i", std::nullopt, tlsc::make_error(tlsc::ErrorCode::tls_verify, "bad"));
-  CHECK(tlsc::response_to_json(e) ==
-        R"({"cookies":null,"headers":null,"id":"i","body":"bad","target":"","usedProtocol":"","status":0,"errorCode":"tls_verify"})");
+  CHECK(
+      tlsc::response_to_json(e) ==
+      R"({"cookies":null,"headers":null,"id":"i","body":"bad","target":"","usedProtocol":"","status":0,"errorCode":"tls_verify"})");
 }
 
 TEST_CASE("error codes: every code has its own stable name", "[json]") {

@@ -1,9 +1,11 @@
 // The profile file parser (profiles/SCHEMA.md) and the registry's loading
 // of built-in and user files.
-#include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "profiles/profile.h"
 #include "profiles/registry.h"
@@ -12,7 +14,8 @@ using tlsc::parse_profile;
 
 namespace {
 
-std::string minimal(const std::string& name, const std::string& tls_extra = "", const std::string& top_extra = "") {
+std::string minimal(const std::string& name, const std::string& tls_extra = "",
+                    const std::string& top_extra = "") {
   return R"({"name": ")" + name + R"(", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "43", "51"],
              "versions": ["0x0304"], "key_share_groups": ["0x001d"])" +
          tls_extra + "}" + top_extra + "}";
@@ -33,9 +36,7 @@ struct TempDir {
     std::filesystem::create_directories(path);
   }
   ~TempDir() { std::filesystem::remove_all(path); }
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-  }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
   static inline int counter = 0;
 };
 
@@ -54,7 +55,8 @@ TEST_CASE("profile parser: a minimal file and its defaults", "[profiles]") {
 }
 
 TEST_CASE("profile parser: early_data (42) and renegotiation_info need no contents", "[profiles]") {
-  auto p = parse_profile(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "42", "65281", "43", "51"],
+  auto p = parse_profile(
+      R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "42", "65281", "43", "51"],
                              "versions": ["0x0304"], "key_share_groups": ["0x001d"]}})");
   REQUIRE(p);
   CHECK(p->tls.extensions == std::vector<uint16_t>{0, 42, 65281, 43, 51});
@@ -73,7 +75,8 @@ TEST_CASE("profile parser: malformed files are refused with the field and the re
   CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "0"]}})") ==
         "tls.extensions: 0 listed twice");
   CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["17513", "17613"],
-                  "alps": ["h2"], "alpn": ["h2"]}})") == "tls.extensions: ALPS on both code points (17513 and 17613)");
+                  "alps": ["h2"], "alpn": ["h2"]}})") ==
+        "tls.extensions: ALPS on both code points (17513 and 17613)");
   CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["17613"]}})") ==
         "tls.alps: ALPS is listed in extensions but has no protocols");
   CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["27"],

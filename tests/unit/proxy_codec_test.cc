@@ -169,7 +169,10 @@ TEST_CASE("SOCKS5 without authentication", "[proxy][socks5]") {
   CHECK(*h.start() == "\x05\x01\x00"s);
   std::string sent;
   CHECK(feed_all(h, "\x05\x00"s, &sent).empty());
-  CHECK(sent == "\x05\x01\x00\x03\x0b" "example.com" "\x01\xbb"s);
+  CHECK(sent ==
+        "\x05\x01\x00\x03\x0b"
+        "example.com"
+        "\x01\xbb"s);
   // The reply arrives in pieces; the bound address is an IPv4 one.
   CHECK(feed_all(h, "\x05\x00\x00"s).empty());
   CHECK_FALSE(h.done());
@@ -199,7 +202,11 @@ TEST_CASE("SOCKS5 with user name and password", "[proxy][socks5]") {
   CHECK(*h.start() == "\x05\x02\x00\x02"s);
   std::string sent;
   CHECK(feed_all(h, "\x05\x02"s, &sent).empty());
-  CHECK(sent == "\x01\x03" "bob" "\x02" "pw"s);
+  CHECK(sent ==
+        "\x01\x03"
+        "bob"
+        "\x02"
+        "pw"s);
   CHECK(feed_all(h, "\x01\x00"s, &sent).empty());
   CHECK(sent.starts_with("\x05\x01\x00\x03"s));
   CHECK(feed_all(h, "\x05\x00\x00\x03\x04host\x00\x50"s).empty());
@@ -257,14 +264,22 @@ TEST_CASE("SOCKS5 failures have their own texts", "[proxy][socks5]") {
 
 TEST_CASE("SOCKS4 and SOCKS4a", "[proxy][socks4]") {
   auto h = Socks4Handshake::socks4("\x7f\x00\x00\x01"s, 8080);
-  CHECK(*h.start() == "\x04\x01\x1f\x90\x7f\x00\x00\x01" "nobody@0.0.0.0" "\x00"s);
+  CHECK(*h.start() ==
+        "\x04\x01\x1f\x90\x7f\x00\x00\x01"
+        "nobody@0.0.0.0"
+        "\x00"s);
   CHECK(feed_all(h, "\x00\x5a\x00\x00\x00\x00"s).empty());
   CHECK_FALSE(h.done());
   CHECK(feed_all(h, "\x00\x00"s).empty());
   CHECK(h.done());
 
   auto a = Socks4Handshake::socks4a("example.com", 443);
-  CHECK(*a.start() == "\x04\x01\x01\xbb\x00\x00\x00\x01" "nobody@0.0.0.0" "\x00" "example.com" "\x00"s);
+  CHECK(*a.start() ==
+        "\x04\x01\x01\xbb\x00\x00\x00\x01"
+        "nobody@0.0.0.0"
+        "\x00"
+        "example.com"
+        "\x00"s);
 
   auto code = [](uint8_t c) {
     auto x = Socks4Handshake::socks4a("example.com", 443);

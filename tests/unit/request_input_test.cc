@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "abi/request_input.h"
+
+#include <catch2/catch.hpp>
 
 using tlsc::parse_request_input;
 
@@ -41,7 +41,8 @@ TEST_CASE("request input: every field upstream has is read", "[abi]") {
 }
 
 TEST_CASE("request input: keys match case-insensitively, as Go's decoder does", "[abi]") {
-  auto in = parse_request_input(R"({"REQUESTURL": "http://x/", "requestmethod": "GET", "TimeoutSeconds": 3})");
+  auto in =
+      parse_request_input(R"({"REQUESTURL": "http://x/", "requestmethod": "GET", "TimeoutSeconds": 3})");
   REQUIRE(in.ok());
   CHECK(in->request_url == "http://x/");
   CHECK(in->request_method == "GET");
@@ -49,7 +50,8 @@ TEST_CASE("request input: keys match case-insensitively, as Go's decoder does", 
 }
 
 TEST_CASE("request input: null leaves zero values", "[abi]") {
-  auto in = parse_request_input(R"({"requestUrl": null, "headers": null, "sessionId": null, "timeoutSeconds": null})");
+  auto in = parse_request_input(
+      R"({"requestUrl": null, "headers": null, "sessionId": null, "timeoutSeconds": null})");
   REQUIRE(in.ok());
   CHECK(in->request_url.empty());
   CHECK_FALSE(in->session_id.has_value());
@@ -84,7 +86,8 @@ TEST_CASE("request input: type errors are worded as Go words them", "[abi]") {
   CHECK(parse_request_input(R"({"headers": ["a"]})").error().message ==
         "json: cannot unmarshal array into Go struct field RequestInput.headers of type map");
   CHECK(parse_request_input(R"({"customTlsClient": {"recordSizeLimit": 70000}})").error().message ==
-        "json: cannot unmarshal number 70000 into Go struct field CustomTlsClient.recordSizeLimit of type uint16");
+        "json: cannot unmarshal number 70000 into Go struct field CustomTlsClient.recordSizeLimit of type "
+        "uint16");
   CHECK(parse_request_input("[]").error().message ==
         "json: cannot unmarshal array into Go value of type RequestInput");
   CHECK(parse_request_input("").error().message == "unexpected end of JSON input");

@@ -1,12 +1,12 @@
 // tlsc::detect_content_type against Go's net/http.DetectContentType. Every
 // expected type below is what Go returns for the same bytes.
-#include <catch2/catch.hpp>
+#include "sniff/sniff.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sniff/sniff.h"
+#include <catch2/catch.hpp>
 
 using namespace std::string_view_literals;
 
@@ -84,11 +84,17 @@ TEST_CASE("detect_content_type: documents, byte order marks and images", "[sniff
       // PostScript
       {std::string("%!PS-Adobe-3.0"sv), "application/postscript"},
       // UTF-16BE BOM
-      {std::string("\xfe\xff\x00" "A"sv), "text/plain; charset=utf-16be"},
+      {std::string("\xfe\xff\x00"
+                   "A"sv),
+       "text/plain; charset=utf-16be"},
       // UTF-16LE BOM
-      {std::string("\xff\xfe" "A\x00"sv), "text/plain; charset=utf-16le"},
+      {std::string("\xff\xfe"
+                   "A\x00"sv),
+       "text/plain; charset=utf-16le"},
       // UTF-8 BOM
-      {std::string("\xef\xbb\xbf" "A"sv), "text/plain; charset=utf-8"},
+      {std::string("\xef\xbb\xbf"
+                   "A"sv),
+       "text/plain; charset=utf-8"},
       // UTF-16 BOM needs four bytes
       {std::string("\xfe\xff\x00"sv), "application/octet-stream"},
       // ICO
@@ -113,7 +119,9 @@ TEST_CASE("detect_content_type: documents, byte order marks and images", "[sniff
 TEST_CASE("detect_content_type: audio and video", "[sniff]") {
   check_cases({
       // AIFF
-      {std::string("FORM\x00\x00\x00\x10" "AIFF"sv), "audio/aiff"},
+      {std::string("FORM\x00\x00\x00\x10"
+                   "AIFF"sv),
+       "audio/aiff"},
       // MP3 with ID3
       {std::string("ID3\x04\x00"sv), "audio/mpeg"},
       // Ogg
@@ -121,24 +129,34 @@ TEST_CASE("detect_content_type: audio and video", "[sniff]") {
       // MIDI
       {std::string("MThd\x00\x00\x00\x06\x00\x01"sv), "audio/midi"},
       // AVI
-      {std::string("RIFF\x00\x00\x00\x00" "AVI LIST"sv), "video/avi"},
+      {std::string("RIFF\x00\x00\x00\x00"
+                   "AVI LIST"sv),
+       "video/avi"},
       // WAVE
       {std::string("RIFF$\x00\x00\x00WAVEfmt "sv), "audio/wave"},
       // MP4: ftyp box with an mp4 brand
-      {std::string("\x00\x00\x00\x18" "ftypisom\x00\x00\x02\x00iso2mp41"sv), "video/mp4"},
+      {std::string("\x00\x00\x00\x18"
+                   "ftypisom\x00\x00\x02\x00iso2mp41"sv),
+       "video/mp4"},
       // MP4: the minor version is not a brand
-      {std::string("\x00\x00\x00\x10" "ftypisommp42"sv), "application/octet-stream"},
+      {std::string("\x00\x00\x00\x10"
+                   "ftypisommp42"sv),
+       "application/octet-stream"},
       // MP4: box larger than the data
       {std::string("\x00\x00\x00 ftypmp42\x00\x00\x00\x00mp41"sv), "application/octet-stream"},
       // WebM
-      {std::string("\x1a" "E\xdf\xa3\x01"sv), "video/webm"},
+      {std::string("\x1a"
+                   "E\xdf\xa3\x01"sv),
+       "video/webm"},
   });
 }
 
 TEST_CASE("detect_content_type: fonts, archives and wasm", "[sniff]") {
   check_cases({
       // EOT: 34 ignored bytes then LP
-      {std::string("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f !\"LP"sv), "application/vnd.ms-fontobject"},
+      {std::string(
+           "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f !\"LP"sv),
+       "application/vnd.ms-fontobject"},
       // TrueType
       {std::string("\x00\x01\x00\x00\x00"sv), "font/ttf"},
       // OpenType
@@ -158,7 +176,9 @@ TEST_CASE("detect_content_type: fonts, archives and wasm", "[sniff]") {
       // RAR 5
       {std::string("Rar!\x1a\x07\x01\x00"sv), "application/x-rar-compressed"},
       // wasm
-      {std::string("\x00" "asm\x01\x00\x00\x00"sv), "application/wasm"},
+      {std::string("\x00"
+                   "asm\x01\x00\x00\x00"sv),
+       "application/wasm"},
   });
 }
 
@@ -167,7 +187,10 @@ TEST_CASE("detect_content_type: text versus binary and the 512-byte limit", "[sn
       // empty input is text
       {std::string(""sv), "text/plain; charset=utf-8"},
       // text with tabs, newlines, ESC and high bytes
-      {std::string("a\x09" "b\x0d\x0a" "c\x1b\xff"sv), "text/plain; charset=utf-8"},
+      {std::string("a\x09"
+                   "b\x0d\x0a"
+                   "c\x1b\xff"sv),
+       "text/plain; charset=utf-8"},
       // a control byte makes it binary
       {std::string("abc\x01"sv), "application/octet-stream"},
       // NUL makes it binary

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "core/url.h"
+
+#include <catch2/catch.hpp>
 
 using tlsc::parse_url;
 
@@ -42,8 +42,10 @@ TEST_CASE("url: unsafe bytes are escaped on the wire", "[url]") {
 TEST_CASE("url: errors in Go's words", "[url]") {
   CHECK(parse_url("127.0.0.1:80/x").error().message ==
         "parse \"127.0.0.1:80/x\": first path segment in URL cannot contain colon");
-  CHECK(parse_url("http://x:8a/").error().message == "parse \"http://x:8a/\": invalid port \":8a\" after host");
-  CHECK(parse_url("http://a b/").error().message == "parse \"http://a b/\": invalid character \" \" in host name");
+  CHECK(parse_url("http://x:8a/").error().message ==
+        "parse \"http://x:8a/\": invalid port \":8a\" after host");
+  CHECK(parse_url("http://a b/").error().message ==
+        "parse \"http://a b/\": invalid character \" \" in host name");
   CHECK(parse_url("http://x/\x01").error().message ==
         "parse \"http://x/\x01\": net/url: invalid control character in URL");
   CHECK(parse_url("http://x/%zz").error().message == "parse \"http://x/%zz\": invalid URL escape");

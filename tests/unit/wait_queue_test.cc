@@ -1,8 +1,9 @@
-#include <catch2/catch.hpp>
+#include "http/wait_queue.h"
+
 #include <functional>
 #include <vector>
 
-#include "http/wait_queue.h"
+#include <catch2/catch.hpp>
 
 using tlsc::WaitQueues;
 

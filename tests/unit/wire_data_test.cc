@@ -6,7 +6,6 @@
 //   h1-exchange  the caller's JSON through the library's whole request path
 //                to a scripted loopback server -> the bytes it received and
 //                the response JSON
-#include <catch2/catch.hpp>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -16,10 +15,12 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 #include <variant>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "abi/json_writer.h"
 #include "abi/request_input.h"
@@ -68,7 +69,8 @@ std::string crlf_lines(const json& lines) {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
   return s;
 }
 
@@ -129,7 +131,8 @@ struct Recorder final : ExchangeObserver {
 };
 
 std::string u32(uint32_t v) {
-  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+          static_cast<char>(v)};
 }
 
 std::string frame(uint8_t type, uint8_t flags, uint32_t stream, const std::string& payload) {
@@ -288,7 +291,8 @@ TEST_CASE("wire data: HTTP/2 prefaces of fingerprints", "[wire-data][h2]") {
         REQUIRE(conn);
         std::string preface = mem->written;
         mem->written.clear();
-        const H2HeaderBlock get = {{":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
+        const H2HeaderBlock get = {
+            {":method", "GET"}, {":authority", "a"}, {":scheme", "https"}, {":path", "/"}};
         auto id = (*conn)->submit_block(get, std::nullopt, &r);
         REQUIRE(id);
         // The HEADERS leave on the next turn (requests started together
@@ -299,10 +303,11 @@ TEST_CASE("wire data: HTTP/2 prefaces of fingerprints", "[wire-data][h2]") {
       std::string headers = on_loop(reactor, [&] { return mem->written; });
       REQUIRE(headers.size() >= 9);
       const json& fh = c["first_headers"];
-      uint32_t stream_id = (static_cast<uint32_t>(static_cast<uint8_t>(headers[5])) << 24 |
-                            static_cast<uint32_t>(static_cast<uint8_t>(headers[6])) << 16 |
-                            static_cast<uint32_t>(static_cast<uint8_t>(headers[7])) << 8 |
-                            static_cast<uint8_t>(headers[8])) & 0x7fffffff;
+      uint32_t stream_id =
+          (static_cast<uint32_t>(static_cast<uint8_t>(headers[5])) << 24 |
+           static_cast<uint32_t>(static_cast<uint8_t>(headers[6])) << 16 |
+           static_cast<uint32_t>(static_cast<uint8_t>(headers[7])) << 8 | static_cast<uint8_t>(headers[8])) &
+          0x7fffffff;
       CHECK(static_cast<uint8_t>(headers[3]) == 1);  // HEADERS
       CHECK(stream_id == fh["stream"].get<uint32_t>());
       const bool has_priority = static_cast<uint8_t>(headers[4]) & 0x20;
@@ -335,7 +340,8 @@ TEST_CASE("wire data: HTTP/1.1 exchanges through the whole request path", "[wire
       auto& p = std::get<PreparedRequest>(prepared);
       std::promise<Response> done;
       reactor.post([&] {
-        Transaction::start(p.session->client(), std::move(p.plan), [&](Response r) { done.set_value(std::move(r)); });
+        Transaction::start(p.session->client(), std::move(p.plan),
+                           [&](Response r) { done.set_value(std::move(r)); });
       });
       auto f = done.get_future();
       REQUIRE(f.wait_for(std::chrono::seconds(10)) == std::future_status::ready);

@@ -60,9 +60,8 @@ Result<std::string> write_connect_request(const ConnectRequest& req) {
     for (const auto& v : values) r.headers.emplace_back(key, v);
   }
   if (req.credentials && !req.credentials->username.empty()) {
-    r.headers.emplace_back(
-        "Proxy-Authorization",
-        "Basic " + base64_encode(req.credentials->username + ":" + req.credentials->password));
+    r.headers.emplace_back("Proxy-Authorization", "Basic " + base64_encode(req.credentials->username + ":" +
+                                                                           req.credentials->password));
   }
   return write_h1_request(r);
 }
@@ -115,8 +114,8 @@ std::optional<Error> HttpConnectHandshake::feed(std::string_view in, std::string
     size_t lf = in.find('\n');
     size_t take = lf == std::string_view::npos ? in.size() : lf + 1;
     if (head_bytes_ + take > max_head_bytes_) {
-      return fail(proxy_error("proxy CONNECT response head exceeded " +
-                              std::to_string(max_head_bytes_) + " bytes; aborted"));
+      return fail(proxy_error("proxy CONNECT response head exceeded " + std::to_string(max_head_bytes_) +
+                              " bytes; aborted"));
     }
     head_bytes_ += take;
     buffer_.append(in.substr(0, take));

@@ -1,11 +1,10 @@
 #include "conn/proxy/proxy_tls.h"
 
-
 #include <mutex>
 
+#include "platform/socket_address.h"
 #include "tls/signature_policy.h"
 #include "tls/trust_store.h"
-#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {

@@ -6,9 +6,9 @@
 // (abi/COMPAT.md). Loop thread only.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <string>
+
+#include <openssl/ssl.h>
 
 #include "core/error.h"
 

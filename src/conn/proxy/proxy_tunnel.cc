@@ -7,8 +7,8 @@ namespace tlsc {
 ProxyTunnel::ProxyTunnel(Reactor& reactor, std::unique_ptr<ProxyHandshake> handshake)
     : reactor_(reactor), handshake_(std::move(handshake)) {}
 
-std::unique_ptr<ProxyTunnel> ProxyTunnel::socks4(Reactor& reactor, DnsResolver& resolver, std::string target_host,
-                                                 uint16_t target_port) {
+std::unique_ptr<ProxyTunnel> ProxyTunnel::socks4(Reactor& reactor, DnsResolver& resolver,
+                                                 std::string target_host, uint16_t target_port) {
   auto t = std::make_unique<ProxyTunnel>(reactor, nullptr);
   t->socks4_target_ = Socks4Target{&resolver, std::move(target_host), target_port};
   return t;
@@ -33,19 +33,20 @@ void ProxyTunnel::start(Connected below, Done done) {
   // The stream to the proxy waits, unobserved, while the target resolves:
   // anything the proxy sends meanwhile marks it unusable.
   const Socks4Target& t = *socks4_target_;
-  t.resolver->resolve(t.host, t.port, AddressFamilies::ipv4_only,
-                      [this, alive = liveness_.watch()](Result<std::vector<SocketAddress>> addrs) {
-                        if (!alive) return;
-                        const Socks4Target& target = *socks4_target_;
-                        if (!addrs || addrs->empty() || !addrs->front().is_v4()) {
-                          std::string why = addrs ? "no suitable address found" : addrs.error().message;
-                          fail(make_error(ErrorCode::proxy, "unable to find IP address of host " + target.host + ": " + why));
-                          return;
-                        }
-                        std::string ip(reinterpret_cast<const char*>(addrs->front().ip.data()), 4);
-                        handshake_ = std::make_unique<Socks4Handshake>(Socks4Handshake::socks4(std::move(ip), target.port));
-                        run_handshake();
-                      });
+  t.resolver->resolve(
+      t.host, t.port, AddressFamilies::ipv4_only,
+      [this, alive = liveness_.watch()](Result<std::vector<SocketAddress>> addrs) {
+        if (!alive) return;
+        const Socks4Target& target = *socks4_target_;
+        if (!addrs || addrs->empty() || !addrs->front().is_v4()) {
+          std::string why = addrs ? "no suitable address found" : addrs.error().message;
+          fail(make_error(ErrorCode::proxy, "unable to find IP address of host " + target.host + ": " + why));
+          return;
+        }
+        std::string ip(reinterpret_cast<const char*>(addrs->front().ip.data()), 4);
+        handshake_ = std::make_unique<Socks4Handshake>(Socks4Handshake::socks4(std::move(ip), target.port));
+        run_handshake();
+      });
 }
 
 void ProxyTunnel::run_handshake() {

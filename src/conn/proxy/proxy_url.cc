@@ -8,8 +8,7 @@ namespace tlsc {
 namespace {
 
 Error url_error(std::string_view text, std::string_view reason) {
-  return make_error(ErrorCode::invalid_input,
-                    "parse \"" + std::string(text) + "\": " + std::string(reason));
+  return make_error(ErrorCode::invalid_input, "parse \"" + std::string(text) + "\": " + std::string(reason));
 }
 
 // Go's validUserinfo: the bytes RFC 3986 allows in user info, plus '@'.
@@ -17,9 +16,24 @@ bool valid_userinfo(std::string_view s) {
   for (char c : s) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
     switch (c) {
-      case '-': case '.': case '_': case ':': case '~': case '!': case '$': case '&':
-      case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
-      case '%': case '@':
+      case '-':
+      case '.':
+      case '_':
+      case ':':
+      case '~':
+      case '!':
+      case '$':
+      case '&':
+      case '\'':
+      case '(':
+      case ')':
+      case '*':
+      case '+':
+      case ',':
+      case ';':
+      case '=':
+      case '%':
+      case '@':
         continue;
       default:
         return false;
@@ -65,11 +79,16 @@ std::string join_host_port(const std::string& host, std::string_view port) {
 
 const char* proxy_kind_name(ProxyKind kind) {
   switch (kind) {
-    case ProxyKind::http: return "http";
-    case ProxyKind::https: return "https";
-    case ProxyKind::socks4: return "socks4";
-    case ProxyKind::socks4a: return "socks4a";
-    case ProxyKind::socks5: return "socks5";
+    case ProxyKind::http:
+      return "http";
+    case ProxyKind::https:
+      return "https";
+    case ProxyKind::socks4:
+      return "socks4";
+    case ProxyKind::socks4a:
+      return "socks4a";
+    case ProxyKind::socks5:
+      return "socks5";
   }
   return "?";
 }
@@ -84,10 +103,9 @@ Result<ProxyEndpoint> parse_proxy_url(std::string_view text) {
     return url_error(text, "net/url: invalid userinfo");
   }
   if (u.hostname.empty() && u.port.empty()) {
-    return make_error(ErrorCode::invalid_input,
-                      "invalid url `" + std::string(text) +
-                          "`, make sure to specify full url like "
-                          "https://username:password@hostname.com:443/");
+    return make_error(ErrorCode::invalid_input, "invalid url `" + std::string(text) +
+                                                    "`, make sure to specify full url like "
+                                                    "https://username:password@hostname.com:443/");
   }
   ProxyEndpoint p;
   p.url = std::string(text);
@@ -96,8 +114,7 @@ Result<ProxyEndpoint> parse_proxy_url(std::string_view text) {
     p.kind = u.scheme == "http" ? ProxyKind::http : ProxyKind::https;
     std::string port = u.port.empty() ? (u.scheme == "http" ? "80" : "443") : u.port;
     p.host_port = join_host_port(u.hostname, port);
-  } else if (u.scheme == "socks4" || u.scheme == "socks4a" || u.scheme == "socks5" ||
-             u.scheme == "socks5h") {
+  } else if (u.scheme == "socks4" || u.scheme == "socks4a" || u.scheme == "socks5" || u.scheme == "socks5h") {
     p.kind = u.scheme == "socks4"    ? ProxyKind::socks4
              : u.scheme == "socks4a" ? ProxyKind::socks4a
                                      : ProxyKind::socks5;

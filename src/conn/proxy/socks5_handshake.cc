@@ -18,15 +18,24 @@ constexpr uint8_t kUserPasswordVersion = 0x01;
 // x/net/internal/socks Reply.String().
 std::string reply_text(uint8_t code) {
   switch (code) {
-    case 0x01: return "general SOCKS server failure";
-    case 0x02: return "connection not allowed by ruleset";
-    case 0x03: return "network unreachable";
-    case 0x04: return "host unreachable";
-    case 0x05: return "connection refused";
-    case 0x06: return "TTL expired";
-    case 0x07: return "command not supported";
-    case 0x08: return "address type not supported";
-    default: return "unknown code: " + std::to_string(code);
+    case 0x01:
+      return "general SOCKS server failure";
+    case 0x02:
+      return "connection not allowed by ruleset";
+    case 0x03:
+      return "network unreachable";
+    case 0x04:
+      return "host unreachable";
+    case 0x05:
+      return "connection refused";
+    case 0x06:
+      return "TTL expired";
+    case 0x07:
+      return "command not supported";
+    case 0x08:
+      return "address type not supported";
+    default:
+      return "unknown code: " + std::to_string(code);
   }
 }
 
@@ -34,7 +43,9 @@ std::string reply_text(uint8_t code) {
 
 Socks5Handshake::Socks5Handshake(std::string target_host, uint16_t target_port,
                                  std::optional<ProxyCredentials> credentials, std::string error_prefix)
-    : host_(std::move(target_host)), port_(target_port), credentials_(std::move(credentials)),
+    : host_(std::move(target_host)),
+      port_(target_port),
+      credentials_(std::move(credentials)),
       prefix_(std::move(error_prefix)) {}
 
 std::optional<Error> Socks5Handshake::fail(std::string reason, ErrorCode code) {
@@ -115,7 +126,8 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
     case State::method_reply: {
       if (byte(0) != kVersion5) return fail("unexpected protocol version " + std::to_string(byte(0)));
       uint8_t method = byte(1);
-      if (method == kNoAcceptableMethods) return fail("no acceptable authentication methods", ErrorCode::proxy_auth);
+      if (method == kNoAcceptableMethods)
+        return fail("no acceptable authentication methods", ErrorCode::proxy_auth);
       chunk_.clear();
       // Without credentials Go has no Authenticate function and goes on
       // whatever method the proxy picked.
@@ -157,10 +169,20 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
       address_type_ = byte(3);
       chunk_.clear();
       switch (address_type_) {
-        case kAtypIPv4: want_ = 4 + 2; state_ = State::reply_address; break;
-        case kAtypIPv6: want_ = 16 + 2; state_ = State::reply_address; break;
-        case kAtypName: want_ = 1; state_ = State::reply_name_length; break;
-        default: return fail("unknown address type " + std::to_string(address_type_));
+        case kAtypIPv4:
+          want_ = 4 + 2;
+          state_ = State::reply_address;
+          break;
+        case kAtypIPv6:
+          want_ = 16 + 2;
+          state_ = State::reply_address;
+          break;
+        case kAtypName:
+          want_ = 1;
+          state_ = State::reply_name_length;
+          break;
+        default:
+          return fail("unknown address type " + std::to_string(address_type_));
       }
       return std::nullopt;
     }
@@ -181,8 +203,7 @@ std::optional<Error> Socks5Handshake::on_chunk(std::string& out) {
         std::copy_n(reinterpret_cast<const uint8_t*>(chunk_.data()), a.is_v4() ? 4 : 16, a.ip.begin());
         host = a.ip_string();
       }
-      bound_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-               std::to_string(port);
+      bound_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
       chunk_.clear();
       state_ = State::done;
       return std::nullopt;

@@ -19,8 +19,8 @@ class Socks5Handshake final : public ProxyHandshake {
   // error_prefix is put before every reason ("socks connect tcp a->b: ").
   // With credentials both methods are offered (no auth, user/password), as
   // x/net/proxy does when the URL has user info.
-  Socks5Handshake(std::string target_host, uint16_t target_port,
-                  std::optional<ProxyCredentials> credentials, std::string error_prefix);
+  Socks5Handshake(std::string target_host, uint16_t target_port, std::optional<ProxyCredentials> credentials,
+                  std::string error_prefix);
 
   Result<std::string> start() override;
   std::optional<Error> feed(std::string_view in, std::string& out) override;
@@ -44,8 +44,8 @@ class Socks5Handshake final : public ProxyHandshake {
   std::optional<ProxyCredentials> credentials_;
   std::string prefix_;
   State state_ = State::method_reply;
-  size_t want_ = 2;      // bytes the current io.ReadFull waits for
-  std::string chunk_;    // what it has so far
+  size_t want_ = 2;    // bytes the current io.ReadFull waits for
+  std::string chunk_;  // what it has so far
   uint8_t address_type_ = 0;
   std::string bound_;
   std::string leftover_;

@@ -9,7 +9,8 @@ H1Connection::~H1Connection() {
   if (stream_) stream_->close();
 }
 
-Result<HttpConnection::ExchangeId> H1Connection::submit(const OutgoingRequest& request, ExchangeObserver* observer) {
+Result<HttpConnection::ExchangeId> H1Connection::submit(const OutgoingRequest& request,
+                                                        ExchangeObserver* observer) {
   auto bytes = write_h1_request(request.message);
   if (!bytes) return bytes.error();
   lost_ = nullptr;
@@ -40,7 +41,7 @@ void H1Connection::close(const Error& reason) {
 }
 
 bool H1Connection::accepts_requests() const {
-  if (observer_ != nullptr) return false;                // busy
+  if (observer_ != nullptr) return false;              // busy
   if (!parser_) return !broken_ && stream_->usable();  // never used: a new connection
   return !broken_ && parser_->message_complete() && parser_->keep_alive() && stream_->usable();
 }
@@ -126,11 +127,12 @@ void H1Connection::on_stream_closed(const Error* error) {
       obs->on_response_complete();
       return;
     }
-    obs->on_response_error(eof_error ? *eof_error : make_error(ErrorCode::connection_closed, "unexpected EOF"),
-                           retryable);
+    obs->on_response_error(
+        eof_error ? *eof_error : make_error(ErrorCode::connection_closed, "unexpected EOF"), retryable);
     return;
   }
-  obs->on_response_error(error ? *error : make_error(ErrorCode::connection_closed, "connection closed"), retryable);
+  obs->on_response_error(error ? *error : make_error(ErrorCode::connection_closed, "connection closed"),
+                         retryable);
 }
 
 }  // namespace tlsc

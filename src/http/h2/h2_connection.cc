@@ -9,11 +9,20 @@ namespace {
 
 // Go's http2 ErrCode names, for error texts that read like upstream's.
 std::string error_code_name(uint32_t code) {
-  static constexpr const char* kNames[] = {
-      "NO_ERROR",       "PROTOCOL_ERROR", "INTERNAL_ERROR",     "FLOW_CONTROL_ERROR",
-      "SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR",  "REFUSED_STREAM",
-      "CANCEL",         "COMPRESSION_ERROR", "CONNECT_ERROR",    "ENHANCE_YOUR_CALM",
-      "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
+  static constexpr const char* kNames[] = {"NO_ERROR",
+                                           "PROTOCOL_ERROR",
+                                           "INTERNAL_ERROR",
+                                           "FLOW_CONTROL_ERROR",
+                                           "SETTINGS_TIMEOUT",
+                                           "STREAM_CLOSED",
+                                           "FRAME_SIZE_ERROR",
+                                           "REFUSED_STREAM",
+                                           "CANCEL",
+                                           "COMPRESSION_ERROR",
+                                           "CONNECT_ERROR",
+                                           "ENHANCE_YOUR_CALM",
+                                           "INADEQUATE_SECURITY",
+                                           "HTTP_1_1_REQUIRED"};
   if (code < std::size(kNames)) return kNames[code];
   return "unknown error code 0x" + [&] {
     char buf[16];
@@ -62,9 +71,8 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
-                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t,
-                       void* user_data) {
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
+                       const uint8_t* value, size_t valuelen, uint8_t, void* user_data) {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, frame->hd.stream_id);
     if (e == nullptr || e->head_reported) return 0;  // trailers are dropped, as upstream
@@ -73,8 +81,8 @@ struct H2Connection::Callbacks {
     // Go counts each field as name + value + 32 (hpack.HeaderField.Size).
     e->header_bytes += namelen + valuelen + 32;
     if (e->header_bytes > c->limits_.max_header_bytes) {
-      e->header_error = make_error(ErrorCode::h2_protocol,
-                                   "http2: response header list larger than advertised limit");
+      e->header_error =
+          make_error(ErrorCode::h2_protocol, "http2: response header list larger than advertised limit");
       return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     }
     if (n == ":status") {
@@ -125,8 +133,8 @@ struct H2Connection::Callbacks {
     }
   }
 
-  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
-                           size_t len, void* user_data) {
+  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data, size_t len,
+                           void* user_data) {
     H2Connection* c = self(user_data);
     c->last_received_ = c->reactor_.now();
     Exchange* e = exchange(c, stream_id);
@@ -136,8 +144,7 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code,
-                             void* user_data) {
+  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code, void* user_data) {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, stream_id);
     if (e == nullptr) return 0;
@@ -152,13 +159,14 @@ struct H2Connection::Callbacks {
       }
     } else if (error_code == NGHTTP2_REFUSED_STREAM) {
       // Never processed by the server: safe to send again.
-      c->finish_exchange(stream_id, make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)),
+      c->finish_exchange(stream_id,
+                         make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)),
                          !e->received_any);
     } else if (error_code == NGHTTP2_NO_ERROR) {
       c->finish_exchange(stream_id, make_error(ErrorCode::connection_closed, "unexpected EOF"), false);
     } else {
-      c->finish_exchange(stream_id, make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)),
-                         false);
+      c->finish_exchange(
+          stream_id, make_error(ErrorCode::stream_reset, stream_error_text(stream_id, error_code)), false);
     }
     return 0;
   }
@@ -206,9 +214,9 @@ struct H2Connection::Callbacks {
 };
 
 Result<std::shared_ptr<H2Connection>> H2Connection::create(Reactor& reactor, std::unique_ptr<Stream> stream,
-                                                   std::string pool_key,
-                                                   const H2Fingerprint& fingerprint, H2Limits limits,
-                                                   Retired retired) {
+                                                           std::string pool_key,
+                                                           const H2Fingerprint& fingerprint, H2Limits limits,
+                                                           Retired retired) {
   auto c = std::make_shared<H2Connection>(reactor, std::move(stream), std::move(pool_key), limits,
                                           std::move(retired));
   if (auto error = c->start(fingerprint)) {
@@ -239,7 +247,8 @@ H2Connection::~H2Connection() {
 
 std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
   nghttp2_session_callbacks* cbs = nullptr;
-  if (nghttp2_session_callbacks_new(&cbs) != 0) return make_error(ErrorCode::internal, "http2: out of memory");
+  if (nghttp2_session_callbacks_new(&cbs) != 0)
+    return make_error(ErrorCode::internal, "http2: out of memory");
   nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, &Callbacks::on_begin_headers);
   nghttp2_session_callbacks_set_on_header_callback(cbs, &Callbacks::on_header);
   nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, &Callbacks::on_frame_recv);
@@ -260,9 +269,8 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
   if (nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, iv.data(), iv.size()) != 0) {
     return make_error(ErrorCode::invalid_input, "http2: the profile's SETTINGS are invalid");
   }
-  if (f.connection_flow > 0 &&
-      nghttp2_submit_window_update(session_, NGHTTP2_FLAG_NONE, 0,
-                                   static_cast<int32_t>(f.connection_flow)) != 0) {
+  if (f.connection_flow > 0 && nghttp2_submit_window_update(session_, NGHTTP2_FLAG_NONE, 0,
+                                                            static_cast<int32_t>(f.connection_flow)) != 0) {
     return make_error(ErrorCode::invalid_input, "http2: the profile's connection flow is invalid");
   }
   for (const auto& p : f.priority_frames) {
@@ -296,7 +304,8 @@ bool H2Connection::accepts_requests() const {
   return nghttp2_session_check_request_allowed(session_) != 0;
 }
 
-Result<HttpConnection::ExchangeId> H2Connection::submit(const OutgoingRequest& request, ExchangeObserver* observer) {
+Result<HttpConnection::ExchangeId> H2Connection::submit(const OutgoingRequest& request,
+                                                        ExchangeObserver* observer) {
   const H1Request& m = request.message;
   H2Request req;
   req.method = m.method;
@@ -323,8 +332,8 @@ Result<HttpConnection::ExchangeId> H2Connection::submit_block(const H2HeaderBloc
   nva.reserve(headers.size());
   for (const auto& [name, value] : headers) {
     nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
-                   reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(),
-                   value.size(), NGHTTP2_NV_FLAG_NONE});
+                   reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
+                   NGHTTP2_NV_FLAG_NONE});
   }
   auto e = std::make_unique<Exchange>();
   e->observer = observer;
@@ -333,8 +342,8 @@ Result<HttpConnection::ExchangeId> H2Connection::submit_block(const H2HeaderBloc
   nghttp2_data_provider provider{};
   provider.read_callback = &Callbacks::read_body;
   const nghttp2_priority_spec* prio = header_priority_ ? &*header_priority_ : nullptr;
-  int32_t id = nghttp2_submit_request(session_, prio, nva.data(), nva.size(),
-                                      has_body ? &provider : nullptr, nullptr);
+  int32_t id =
+      nghttp2_submit_request(session_, prio, nva.data(), nva.size(), has_body ? &provider : nullptr, nullptr);
   if (id < 0) {
     return make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(id));
   }
@@ -398,8 +407,9 @@ void H2Connection::on_stream_data(std::string_view data) {
   ssize_t rv = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(data.data()), data.size());
   --callback_depth_;
   if (rv < 0) {
-    fail_all(make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
-             false);
+    fail_all(
+        make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
+        false);
   } else {
     flush();
   }
@@ -412,11 +422,13 @@ void H2Connection::on_stream_closed(const Error* error) {
     // Requests above the GOAWAY's last stream were never processed.
     // fhttp's GoAwayError.
     std::string text = "http2: server sent GOAWAY and closed the connection; LastStreamID=" +
-                       std::to_string(goaway_last_stream_) + ", ErrCode=" + error_code_name(goaway_error_code_) +
+                       std::to_string(goaway_last_stream_) +
+                       ", ErrCode=" + error_code_name(goaway_error_code_) +
                        ", debug=" + go_quote(goaway_debug_);
     // A graceful GOAWAY (NO_ERROR) that closes under a request is a
     // connection that went away; one with an error code, a protocol error.
-    fail_all(make_error(goaway_error_code_ == NGHTTP2_NO_ERROR ? ErrorCode::connection_closed : ErrorCode::h2_protocol,
+    fail_all(make_error(goaway_error_code_ == NGHTTP2_NO_ERROR ? ErrorCode::connection_closed
+                                                               : ErrorCode::h2_protocol,
                         text),
              true);
   } else {
@@ -437,8 +449,8 @@ void H2Connection::fail_all(const Error& error, bool retryable_if_unanswered) {
   exchanges_.clear();
   for (auto& [id, e] : exchanges) {
     if (e->observer == nullptr) continue;
-    bool unanswered = !e->received_any &&
-                      (id > goaway_last_stream_ || !going_away_ || goaway_last_stream_ == 0);
+    bool unanswered =
+        !e->received_any && (id > goaway_last_stream_ || !going_away_ || goaway_last_stream_ == 0);
     e->observer->on_response_error(error, retryable_if_unanswered && unanswered);
   }
 }
@@ -474,7 +486,8 @@ void H2Connection::close_when_unwound() {
   if (dead_ || !stream_) return;
   std::weak_ptr<H2Connection> weak = weak_from_this();
   reactor_.post([weak] {
-    if (auto self = weak.lock(); self && self->exchanges_.empty()) self->close(make_error(ErrorCode::connection_closed, "http2: connection closed"));
+    if (auto self = weak.lock(); self && self->exchanges_.empty())
+      self->close(make_error(ErrorCode::connection_closed, "http2: connection closed"));
   });
 }
 

@@ -7,8 +7,6 @@
 // Loop thread only.
 #pragma once
 
-#include <nghttp2/nghttp2.h>
-
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -16,9 +14,11 @@
 #include <string>
 #include <unordered_map>
 
-#include "http/http_connection.h"
+#include <nghttp2/nghttp2.h>
+
 #include "http/h2/h2_fingerprint.h"
 #include "http/h2/h2_request.h"
+#include "http/http_connection.h"
 #include "net/stream.h"
 #include "reactor/reactor.h"
 
@@ -45,8 +45,8 @@ class H2Connection final : public HttpConnection,
 
   // Sends the preface. Fails when nghttp2 refuses the profile's values.
   static Result<std::shared_ptr<H2Connection>> create(Reactor& reactor, std::unique_ptr<Stream> stream,
-                                              std::string pool_key, const H2Fingerprint& fingerprint,
-                                              H2Limits limits, Retired retired);
+                                                      std::string pool_key, const H2Fingerprint& fingerprint,
+                                                      H2Limits limits, Retired retired);
   ~H2Connection() override;
 
   // The request as fhttp's encodeHeaders writes it (the profile's
@@ -75,8 +75,8 @@ class H2Connection final : public HttpConnection,
   void on_stream_data(std::string_view data) override;
   void on_stream_closed(const Error* error) override;
 
-  H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std::string pool_key,
-               H2Limits limits, Retired retired);
+  H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std::string pool_key, H2Limits limits,
+               Retired retired);
 
  private:
   struct Exchange;

@@ -49,7 +49,9 @@ struct H2Fingerprint {
 std::optional<uint16_t> h2_setting_id(std::string_view name);
 
 // fhttp sends no PRIORITY flag for the zero PriorityParam.
-inline bool is_zero_priority(const H2Priority& p) { return p.depends_on == 0 && !p.exclusive && p.weight == 1; }
+inline bool is_zero_priority(const H2Priority& p) {
+  return p.depends_on == 0 && !p.exclusive && p.weight == 1;
+}
 
 // fhttp's nextStreamID: 3 with AllowHTTP, then InitialStreamID (0: none),
 // then two past the last PRIORITY frame.

@@ -32,8 +32,9 @@ bool sends_content_length(std::string_view method, size_t length) {
 }
 
 bool connection_specific(std::string_view key) {
-  return equal_ascii_icase(key, "connection") || equal_ascii_icase(key, "proxy-connection") || equal_ascii_icase(key, "transfer-encoding") ||
-         equal_ascii_icase(key, "upgrade") || equal_ascii_icase(key, "keep-alive");
+  return equal_ascii_icase(key, "connection") || equal_ascii_icase(key, "proxy-connection") ||
+         equal_ascii_icase(key, "transfer-encoding") || equal_ascii_icase(key, "upgrade") ||
+         equal_ascii_icase(key, "keep-alive");
 }
 
 }  // namespace
@@ -46,8 +47,8 @@ Result<H2HeaderBlock> h2_header_block(const H2Request& req) {
       return make_error(ErrorCode::invalid_input, "net/http: invalid header field name " + go_quote(key));
     }
     if (!valid_field_value(value)) {
-      return make_error(ErrorCode::invalid_input, "net/http: invalid header field value " +
-                                                       go_quote(value) + " for Key " + key);
+      return make_error(ErrorCode::invalid_input,
+                        "net/http: invalid header field value " + go_quote(value) + " for Key " + key);
     }
   }
   if (!is_valid_token(method)) {
@@ -62,10 +63,14 @@ Result<H2HeaderBlock> h2_header_block(const H2Request& req) {
   static const std::vector<std::string> kGoOrder = {":authority", ":method", ":path", ":scheme"};
   const auto& pseudo = req.pseudo_header_order.empty() ? kGoOrder : req.pseudo_header_order;
   for (const auto& p : pseudo) {
-    if (p == ":authority") out.emplace_back(":authority", req.authority);
-    else if (p == ":method") out.emplace_back(":method", std::string(method));
-    else if (p == ":path" && method != "CONNECT") out.emplace_back(":path", req.path);
-    else if (p == ":scheme" && method != "CONNECT") out.emplace_back(":scheme", req.scheme);
+    if (p == ":authority")
+      out.emplace_back(":authority", req.authority);
+    else if (p == ":method")
+      out.emplace_back(":method", std::string(method));
+    else if (p == ":path" && method != "CONNECT")
+      out.emplace_back(":path", req.path);
+    else if (p == ":scheme" && method != "CONNECT")
+      out.emplace_back(":scheme", req.scheme);
   }
 
   const size_t body_size = req.body ? req.body->size() : 0;

@@ -15,7 +15,7 @@
 namespace tlsc {
 
 struct H2Request {
-  std::string method;     // empty means GET
+  std::string method;  // empty means GET
   std::string scheme;
   std::string authority;  // host[:port], or the Host override
   std::string path;       // request URI

@@ -4,8 +4,7 @@ namespace bssltest {
 
 void Reader::need(size_t n) const {
   if (remaining() < n) {
-    throw ParseError("truncated: need " + std::to_string(n) + " bytes, have " +
-                     std::to_string(remaining()));
+    throw ParseError("truncated: need " + std::to_string(n) + " bytes, have " + std::to_string(remaining()));
   }
 }
 
@@ -30,8 +29,7 @@ uint32_t Reader::u24() {
 
 uint32_t Reader::u32() {
   need(4);
-  uint32_t v = (uint32_t{p_[0]} << 24) | (uint32_t{p_[1]} << 16) |
-               (uint32_t{p_[2]} << 8) | p_[3];
+  uint32_t v = (uint32_t{p_[0]} << 24) | (uint32_t{p_[1]} << 16) | (uint32_t{p_[2]} << 8) | p_[3];
   p_ += 4;
   return v;
 }
@@ -46,10 +44,17 @@ Bytes Reader::bytes(size_t n) {
 Bytes Reader::prefixed(int prefix_len) {
   size_t n;
   switch (prefix_len) {
-    case 1: n = u8(); break;
-    case 2: n = u16(); break;
-    case 3: n = u24(); break;
-    default: throw ParseError("bad prefix length");
+    case 1:
+      n = u8();
+      break;
+    case 2:
+      n = u16();
+      break;
+    case 3:
+      n = u24();
+      break;
+    default:
+      throw ParseError("bad prefix length");
   }
   return bytes(n);
 }
@@ -57,10 +62,17 @@ Bytes Reader::prefixed(int prefix_len) {
 Reader Reader::prefixed_reader(int prefix_len) {
   size_t n;
   switch (prefix_len) {
-    case 1: n = u8(); break;
-    case 2: n = u16(); break;
-    case 3: n = u24(); break;
-    default: throw ParseError("bad prefix length");
+    case 1:
+      n = u8();
+      break;
+    case 2:
+      n = u16();
+      break;
+    case 3:
+      n = u24();
+      break;
+    default:
+      throw ParseError("bad prefix length");
   }
   need(n);
   Reader r(p_, n);
@@ -70,8 +82,7 @@ Reader Reader::prefixed_reader(int prefix_len) {
 
 void Reader::expect_empty(const char* what) const {
   if (!empty()) {
-    throw ParseError(std::string(what) + ": " + std::to_string(remaining()) +
-                     " trailing bytes");
+    throw ParseError(std::string(what) + ": " + std::to_string(remaining()) + " trailing bytes");
   }
 }
 
@@ -227,8 +238,6 @@ std::string server_name(const Bytes& body) {
   return std::string(name.begin(), name.end());
 }
 
-bool is_grease(uint16_t v) {
-  return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
-}
+bool is_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff); }
 
 }  // namespace bssltest

@@ -95,8 +95,8 @@ ClientHello parse_first_client_hello(const Bytes& stream);
 std::vector<ClientHello> parse_client_hellos(const Bytes& stream);
 
 // Extension bodies.
-std::vector<uint16_t> u16_list(const Bytes& body);        // u16 length, u16s
-std::vector<uint16_t> u16_list_u8len(const Bytes& body);  // u8 length, u16s
+std::vector<uint16_t> u16_list(const Bytes& body);          // u16 length, u16s
+std::vector<uint16_t> u16_list_u8len(const Bytes& body);    // u8 length, u16s
 std::vector<std::string> protocol_list(const Bytes& body);  // ALPN / ALPS
 
 struct KeyShareEntry {

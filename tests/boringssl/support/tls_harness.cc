@@ -1,5 +1,8 @@
 #include "tls_harness.h"
 
+#include <cstring>
+#include <stdexcept>
+
 #include <openssl/bn.h>
 #include <openssl/bytestring.h>
 #include <openssl/ec_key.h>
@@ -8,9 +11,6 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-
-#include <cstring>
-#include <stdexcept>
 
 namespace bssltest {
 
@@ -33,8 +33,7 @@ bssl::UniquePtr<EVP_PKEY> make_key(KeyType type) {
   } else {
     bssl::UniquePtr<RSA> rsa(RSA_new());
     bssl::UniquePtr<BIGNUM> e(BN_new());
-    check(rsa && e && BN_set_word(e.get(), RSA_F4) &&
-              RSA_generate_key_ex(rsa.get(), 2048, e.get(), nullptr),
+    check(rsa && e && BN_set_word(e.get(), RSA_F4) && RSA_generate_key_ex(rsa.get(), 2048, e.get(), nullptr),
           "RSA_generate_key_ex");
     check(EVP_PKEY_assign_RSA(pkey.get(), rsa.release()), "assign RSA");
   }
@@ -48,25 +47,20 @@ TestCert make_cert(KeyType type) {
   X509* x = tc.cert.get();
   check(x != nullptr, "X509_new");
   check(X509_set_version(x, X509_VERSION_3), "X509_set_version");
-  check(ASN1_INTEGER_set(X509_get_serialNumber(x),
-                         type == KeyType::kEcdsaP256 ? 1 : 2),
-        "serial");
+  check(ASN1_INTEGER_set(X509_get_serialNumber(x), type == KeyType::kEcdsaP256 ? 1 : 2), "serial");
   check(X509_gmtime_adj(X509_getm_notBefore(x), -3600) != nullptr &&
             X509_gmtime_adj(X509_getm_notAfter(x), 86400L * 30) != nullptr,
         "validity");
   // Distinct subjects, so that the store finds each one as its own issuer.
   X509_NAME* name = X509_get_subject_name(x);
-  const std::string cn = std::string(kTestHost) +
-                         (type == KeyType::kEcdsaP256 ? " ECDSA" : " RSA");
-  check(X509_NAME_add_entry_by_txt(
-            name, "CN", MBSTRING_ASC,
-            reinterpret_cast<const uint8_t*>(cn.c_str()), -1, -1, 0),
+  const std::string cn = std::string(kTestHost) + (type == KeyType::kEcdsaP256 ? " ECDSA" : " RSA");
+  check(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const uint8_t*>(cn.c_str()), -1,
+                                   -1, 0),
         "subject");
   check(X509_set_issuer_name(x, name), "issuer");
   check(X509_set_pubkey(x, tc.key.get()), "X509_set_pubkey");
-  bssl::UniquePtr<X509_EXTENSION> san(X509V3_EXT_nconf_nid(
-      nullptr, nullptr, NID_subject_alt_name,
-      (std::string("DNS:") + kTestHost).c_str()));
+  bssl::UniquePtr<X509_EXTENSION> san(X509V3_EXT_nconf_nid(nullptr, nullptr, NID_subject_alt_name,
+                                                           (std::string("DNS:") + kTestHost).c_str()));
   check(san != nullptr && X509_add_ext(x, san.get(), -1), "subjectAltName");
   check(X509_sign(x, tc.key.get(), EVP_sha256()) != 0, "X509_sign");
   return tc;
@@ -95,28 +89,24 @@ bssl::UniquePtr<SSL_CTX> make_server_ctx(KeyType type) {
   bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
   check(ctx != nullptr, "SSL_CTX_new");
   const TestCert& tc = test_cert(type);
-  check(SSL_CTX_use_certificate(ctx.get(), tc.cert.get()) &&
-            SSL_CTX_use_PrivateKey(ctx.get(), tc.key.get()),
+  check(SSL_CTX_use_certificate(ctx.get(), tc.cert.get()) && SSL_CTX_use_PrivateKey(ctx.get(), tc.key.get()),
         "server certificate");
   return ctx;
 }
 
-static int select_alpn(SSL*, const uint8_t** out, uint8_t* out_len,
-                       const uint8_t* in, unsigned in_len, void*) {
-  static const uint8_t kSupported[] = {2, 'h', '2', 8, 'h', 't', 't',
-                                       'p', '/', '1', '.', '1'};
+static int select_alpn(SSL*, const uint8_t** out, uint8_t* out_len, const uint8_t* in, unsigned in_len,
+                       void*) {
+  static const uint8_t kSupported[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
   uint8_t* selected = nullptr;
-  if (SSL_select_next_proto(&selected, out_len, in, in_len, kSupported,
-                            sizeof(kSupported)) != OPENSSL_NPN_NEGOTIATED) {
+  if (SSL_select_next_proto(&selected, out_len, in, in_len, kSupported, sizeof(kSupported)) !=
+      OPENSSL_NPN_NEGOTIATED) {
     return SSL_TLSEXT_ERR_NOACK;
   }
   *out = selected;
   return SSL_TLSEXT_ERR_OK;
 }
 
-void set_server_alpn(SSL_CTX* ctx) {
-  SSL_CTX_set_alpn_select_cb(ctx, select_alpn, nullptr);
-}
+void set_server_alpn(SSL_CTX* ctx) { SSL_CTX_set_alpn_select_cb(ctx, select_alpn, nullptr); }
 
 Bytes MemConn::take_output() {
   Bytes bytes;
@@ -132,8 +122,7 @@ Bytes MemConn::take_output() {
 
 void MemConn::feed(const Bytes& bytes) {
   if (!bytes.empty()) {
-    check(BIO_write(in, bytes.data(), static_cast<int>(bytes.size())) ==
-              static_cast<int>(bytes.size()),
+    check(BIO_write(in, bytes.data(), static_cast<int>(bytes.size())) == static_cast<int>(bytes.size()),
           "BIO_write");
   }
 }
@@ -150,8 +139,7 @@ static MemConn make_conn(SSL_CTX* ctx, bool client) {
   SSL_set_bio(c.ssl.get(), c.in, c.out);
   if (client) {
     SSL_set_connect_state(c.ssl.get());
-    check(SSL_set_tlsext_host_name(c.ssl.get(), kTestHost) &&
-              SSL_set1_host(c.ssl.get(), kTestHost),
+    check(SSL_set_tlsext_host_name(c.ssl.get(), kTestHost) && SSL_set1_host(c.ssl.get(), kTestHost),
           "host name");
   } else {
     SSL_set_accept_state(c.ssl.get());
@@ -200,8 +188,7 @@ Bytes client_first_flight(MemConn& client) {
 }
 
 std::string HandshakeResult::describe() const {
-  return "client errors:\n" + client_error.text + "server errors:\n" +
-         server_error.text;
+  return "client errors:\n" + client_error.text + "server errors:\n" + server_error.text;
 }
 
 // One step of |conn|'s handshake: true if done, false if it waits; throws a
@@ -251,8 +238,7 @@ static bool send_recv(MemConn& from, MemConn& to, size_t n, std::string* why) {
   for (size_t i = 0; i < n; i++) data[i] = static_cast<uint8_t>(i * 7 + 1);
   size_t sent = 0;
   while (sent < n) {
-    int w = SSL_write(from.ssl.get(), data.data() + sent,
-                      static_cast<int>(n - sent));
+    int w = SSL_write(from.ssl.get(), data.data() + sent, static_cast<int>(n - sent));
     if (w <= 0) {
       *why = "SSL_write failed: " + drain_errors().text;
       return false;
@@ -269,8 +255,7 @@ static bool send_recv(MemConn& from, MemConn& to, size_t n, std::string* why) {
       // Post-handshake messages (tickets) may need a write back; retry once
       // the peer has had its turn.
       if (code == SSL_ERROR_WANT_READ) {
-        *why = "SSL_read wants more data after " + std::to_string(got.size()) +
-               " bytes";
+        *why = "SSL_read wants more data after " + std::to_string(got.size()) + " bytes";
       } else {
         *why = "SSL_read failed: " + drain_errors().text;
       }
@@ -286,8 +271,7 @@ static bool send_recv(MemConn& from, MemConn& to, size_t n, std::string* why) {
   return true;
 }
 
-bool exchange_data(MemConn& client, MemConn& server, size_t n,
-                   std::string* why) {
+bool exchange_data(MemConn& client, MemConn& server, size_t n, std::string* why) {
   return send_recv(client, server, n, why) && send_recv(server, client, n, why);
 }
 
@@ -295,8 +279,7 @@ ScriptResult feed_client(MemConn& client, const Bytes& server_bytes) {
   ScriptResult res;
   client.feed(server_bytes);
   int ret = SSL_do_handshake(client.ssl.get());
-  if (ret != 1 &&
-      SSL_get_error(client.ssl.get(), ret) != SSL_ERROR_WANT_READ) {
+  if (ret != 1 && SSL_get_error(client.ssl.get(), ret) != SSL_ERROR_WANT_READ) {
     res.failed = true;
     res.error = drain_errors();
   }
@@ -305,9 +288,8 @@ ScriptResult feed_client(MemConn& client, const Bytes& server_bytes) {
 }
 
 const uint8_t kHelloRetryRequestRandom[32] = {
-    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c,
-    0x02, 0x1e, 0x65, 0xb8, 0x91, 0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb,
-    0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
 };
 
 static void put_u16(Bytes& b, uint16_t v) {
@@ -328,14 +310,12 @@ Bytes handshake_record(uint8_t msg_type, const Bytes& body) {
   return rec;
 }
 
-Bytes server_hello_record(const ClientHello& ch, uint16_t cipher,
-                          const std::vector<Extension>& extensions, bool hrr,
-                          bool fresh_session_id) {
+Bytes server_hello_record(const ClientHello& ch, uint16_t cipher, const std::vector<Extension>& extensions,
+                          bool hrr, bool fresh_session_id) {
   Bytes body;
   put_u16(body, 0x0303);
   if (hrr) {
-    body.insert(body.end(), kHelloRetryRequestRandom,
-                kHelloRetryRequestRandom + 32);
+    body.insert(body.end(), kHelloRetryRequestRandom, kHelloRetryRequestRandom + 32);
   } else {
     body.insert(body.end(), 32, 0x42);
   }

@@ -5,11 +5,11 @@
 // HelloRetryRequest) to feed a client.
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <openssl/ssl.h>
 
 #include "client_hello_parser.h"
 
@@ -78,8 +78,7 @@ HandshakeResult run_handshake(MemConn& client, MemConn& server);
 
 // Sends |n| bytes each way through an established connection and checks they
 // arrive; returns false (and why, in |why|) if not.
-bool exchange_data(MemConn& client, MemConn& server, size_t n,
-                   std::string* why);
+bool exchange_data(MemConn& client, MemConn& server, size_t n, std::string* why);
 
 // Drives the client with one scripted server record (after its first flight,
 // which the caller has already taken) and returns the error it fails with;
@@ -102,8 +101,7 @@ extern const uint8_t kHelloRetryRequestRandom[32];
 // |cipher|, no compression, |extensions| in order. The session ID is |ch|'s
 // (as TLS 1.3 requires) unless |fresh_session_id|, which a TLS 1.2 server
 // that does not resume sends.
-Bytes server_hello_record(const ClientHello& ch, uint16_t cipher,
-                          const std::vector<Extension>& extensions,
+Bytes server_hello_record(const ClientHello& ch, uint16_t cipher, const std::vector<Extension>& extensions,
                           bool hrr = false, bool fresh_session_id = false);
 
 Extension ext_u16(uint16_t type, uint16_t value);
