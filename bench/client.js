@@ -265,9 +265,10 @@ async function makeClient(name, inflight) {
     : idle === 'default' ? undefined
       : { maxIdleConns: Math.max(2, inflight), maxIdleConnsPerHost: Math.max(2, inflight) };
   const profile = spec.profile || 'chrome_131';
-  if (name === 'ours-koffi') {
+  if (name === 'ours-koffi' || name === 'baseline-koffi') {
     const { loadLib, AsyncClient } = require(path.join(BINDINGS, 'ffi.js'));
-    const lib = loadLib();
+    // baseline-koffi: the same client on another build (BENCH_BASELINE_LIB).
+    const lib = name === 'baseline-koffi' ? loadLib(process.env.BENCH_BASELINE_LIB) : loadLib();
     const client = new AsyncClient(lib);
     const input = JSON.stringify({
       sessionId: randomUUID(),

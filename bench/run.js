@@ -78,6 +78,19 @@ const CFG = {
     cycletlsReuse: env('BENCH_H2_CYCLETLS_REUSE', '1') !== '0',
   },
 };
+// BENCH_BASELINE_LIB: another build of the library (the one before a
+// change) runs as the client `baseline-koffi` next to ours-koffi, in the same
+// run against the same servers; the tables' ratio columns then compare the
+// two as they compare ours with every peer.
+function withBaseline(list) {
+  if (!process.env.BENCH_BASELINE_LIB || !list.includes('ours-koffi')) return list;
+  const i = list.indexOf('ours-koffi');
+  return [...list.slice(0, i + 1), 'baseline-koffi', ...list.slice(i + 1)];
+}
+CFG.clients = withBaseline(CFG.clients);
+CFG.https.clients = withBaseline(CFG.https.clients);
+CFG.https.connClients = withBaseline(CFG.https.connClients);
+CFG.h2.clients = withBaseline(CFG.h2.clients);
 const PARTS = new Set();
 for (const p of CFG.only) {
   if (p === 'https') { PARTS.add('https-load'); PARTS.add('https-conn'); } else PARTS.add(p);

@@ -56,11 +56,22 @@ std::optional<ConnectionPool::Slot> ConnectionPool::try_reserve_slot(const std::
   });
 }
 
+void ConnectionPool::tidy(const std::string& key) {
+  auto it = origins_.find(key);
+  if (it == origins_.end()) return;
+  const Origin& o = it->second;
+  if (o.idle.empty() && !o.shared && !o.dial_in_flight && o.dial_waiters.empty() && !o.speaks_http1) {
+    origins_.erase(it);
+  }
+}
+
 std::shared_ptr<HttpConnection> ConnectionPool::take_shared(const std::string& key) {
   auto it = origins_.find(key);
   if (it == origins_.end() || !it->second.shared) return nullptr;
   if (!it->second.shared->accepts_requests()) {
-    it->second.shared.reset();
+    // Released after the current call: we may be inside the connection.
+    reactor_.destroy_later(std::move(it->second.shared));
+    tidy(key);
     return nullptr;
   }
   return it->second.shared;
@@ -76,9 +87,13 @@ std::shared_ptr<HttpConnection> ConnectionPool::take_idle(const std::string& key
     --idle_total_;
     if (idle.timer) reactor_.cancel_timer(idle.timer);
     idle.conn->unpark();
-    if (idle.conn->accepts_requests()) return std::move(idle.conn);
+    if (idle.conn->accepts_requests()) {
+      tidy(key);
+      return std::move(idle.conn);
+    }
     discard(std::move(idle.conn));
   }
+  tidy(key);
   return nullptr;
 }
 
@@ -133,6 +148,7 @@ void ConnectionPool::evict(const std::string& key, HttpConnection* conn) {
   doomed->unpark();
   // We may be inside the connection's own call.
   discard(std::move(doomed));
+  tidy(key);
 }
 
 void ConnectionPool::add_shared(const std::shared_ptr<HttpConnection>& conn) {
@@ -145,6 +161,7 @@ void ConnectionPool::forget_shared(HttpConnection* conn) {
   if (it == origins_.end() || it->second.shared.get() != conn) return;
   // Released after the current call: we may be inside the connection.
   reactor_.destroy_later(std::move(it->second.shared));
+  tidy(conn->pool_key());
 }
 
 void ConnectionPool::end_shared_dial(const std::string& key, const std::shared_ptr<HttpConnection>& h2) {
@@ -153,6 +170,7 @@ void ConnectionPool::end_shared_dial(const std::string& key, const std::shared_p
   it->second.dial_in_flight = false;
   auto waiters = std::move(it->second.dial_waiters);
   it->second.dial_waiters.clear();
+  tidy(key);
   for (auto& w : waiters) w(h2);
 }
 
@@ -244,12 +262,13 @@ void ConnectionPool::Acquisition::find() {
       return;
     }
   }
-  Origin& o = pool_.origin(key);
-  const bool may_share_dial = options_.may_h2 && !o.speaks_http1;
-  if (may_share_dial && o.dial_in_flight && !owns_shared_dial_) {
+  auto found = pool_.origins_.find(key);
+  Origin* o = found == pool_.origins_.end() ? nullptr : &found->second;
+  const bool may_share_dial = options_.may_h2 && !(o && o->speaks_http1);
+  if (may_share_dial && o && o->dial_in_flight && !owns_shared_dial_) {
     // Another request's dial may end in HTTP/2: share it, as Chrome does.
     waiting_for_shared_dial_ = true;
-    o.dial_waiters.push_back([this, alive = liveness_.watch()](std::shared_ptr<HttpConnection> h2) {
+    o->dial_waiters.push_back([this, alive = liveness_.watch()](std::shared_ptr<HttpConnection> h2) {
       if (alive && waiting_for_shared_dial_) on_shared_dial_end(std::move(h2));
     });
     report(AcquireProgress::waiting_for_dial);
@@ -288,7 +307,7 @@ void ConnectionPool::Acquisition::find() {
     return;
   }
   if (may_share_dial) {
-    o.dial_in_flight = true;
+    pool_.origin(key).dial_in_flight = true;
     owns_shared_dial_ = true;
   }
   start_dial(std::move(*slot));
@@ -332,6 +351,10 @@ void ConnectionPool::Acquisition::on_dialed(Result<Connected> r) {
   if (!take_) {
     // The request took a connection another one freed while this dial ran:
     // ours goes to the next waiter, or idle (Go's dialConnFor).
+    if (owns_shared_dial_) {
+      owns_shared_dial_ = false;
+      pool.end_shared_dial(key, nullptr);  // nobody waits on a dial nobody uses
+    }
     if (!r) return;
     if (r->alpn != "h2" && options_.reuse && !pool.closed_) {
       auto conn = make_connection(std::move(*r));

@@ -88,6 +88,9 @@ class ConnectionPool {
   using H1Take = std::function<void(std::shared_ptr<HttpConnection>)>;
 
   Origin& origin(const std::string& key) { return origins_[key]; }
+  // Drops the key's entry once it holds nothing, so that keys that come
+  // and go (a rotating proxy's generations) do not pile up.
+  void tidy(const std::string& key);
   std::shared_ptr<HttpConnection> take_shared(const std::string& key);
   std::shared_ptr<HttpConnection> take_idle(const std::string& key);
   // A reusable HTTP/1.1 connection: to the longest-waiting request (before

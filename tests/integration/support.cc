@@ -2,10 +2,12 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -166,20 +168,41 @@ ChildServer::ChildServer(std::vector<std::string> argv) {
   close(in_pipe[0]);
   close(out_pipe[1]);
   stdin_fd_ = in_pipe[1];
+  // Its first line says it listens: bounded, so a server that never starts
+  // fails the test instead of hanging it.
   std::string line;
-  char c;
-  while (read(out_pipe[0], &c, 1) == 1 && c != '\n') line.push_back(c);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{out_pipe[0], POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) != 1) break;
+    char c;
+    if (read(out_pipe[0], &c, 1) != 1 || c == '\n') break;
+    line.push_back(c);
+  }
   close(out_pipe[0]);
-  if (line.empty()) throw std::runtime_error("server did not start: " + argv[0]);
+  if (line.empty()) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    throw std::runtime_error("server did not start within 60 s: " + argv[0]);
+  }
   info_ = json::parse(line);
 }
 
 ChildServer::~ChildServer() {
   if (stdin_fd_ >= 0) close(stdin_fd_);
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  // Bounded: a server that ignores SIGTERM gets SIGKILL after 10 s.
+  for (int i = 0; i < 200; ++i) {
+    if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  std::fprintf(stderr, "test server %d ignored SIGTERM for 10 s: killed\n", pid_);
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
 }
 
 const H1Servers& h1_servers() {
