@@ -3,7 +3,6 @@
 #include <charconv>
 
 #include "abi/custom_tls_client.h"
-#include "profiles/h2_block.h"
 #include "profiles/registry.h"
 
 namespace tlsc {
@@ -74,16 +73,16 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
                         "out of custom tls client information: " +
                             spec.error().message);
     }
-    o.tls_spec = std::move(*spec);
-    o.h2 = h2_fingerprint_from_custom(*in.custom_tls_client);
+    o.tls_spec = std::make_shared<const ClientHelloSpec>(std::move(*spec));
+    o.h2 = std::make_shared<const H2Fingerprint>(h2_fingerprint_from_custom(*in.custom_tls_client));
   } else {
-    // An unknown identifier gets upstream's default profile.
+    // An unknown identifier gets upstream's default profile. The registry
+    // lives as long as the process, so the options point into it without
+    // owning anything (aliasing constructor, empty owner).
     const Profile& profile = find_profile(in.tls_client_identifier);
     o.profile = profile.name;
-    o.tls_spec = profile.tls;
-    auto h2 = h2_fingerprint_of(profile);
-    if (!h2) return h2.error();
-    o.h2 = std::move(*h2);
+    o.tls_spec = std::shared_ptr<const ClientHelloSpec>(std::shared_ptr<const void>(), &profile.tls);
+    o.h2 = std::shared_ptr<const H2Fingerprint>(std::shared_ptr<const void>(), &profile.h2);
   }
   // Go: a client timeout <= 0 means none. Cap the product so that huge
   // values cannot overflow the clock arithmetic.

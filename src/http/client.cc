@@ -47,7 +47,7 @@ Result<TlsContext*> HttpClient::tls_context() {
     t.server_name_overwrite = o.server_name_overwrite;
     t.pins = o.certificate_pinning_hosts;
     SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
-    t.spec = apply_spec_options(o.tls_spec, so);
+    t.spec = apply_spec_options(*o.tls_spec, so);
     if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
     auto made = TlsContext::create(std::move(t));
     if (!made) return made.error();

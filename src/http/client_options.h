@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +37,12 @@ struct TransportOptions {
 
 struct ClientOptions {
   std::string profile = "chrome_133";  // the identifier, or "custom"
-  ClientHelloSpec tls_spec;            // the profile's or customTlsClient's, before the flags below
-  H2Fingerprint h2;
+  // The profile's (or customTlsClient's) ClientHello, before the flags
+  // below, and its HTTP/2 fingerprint. Shared, not copied: every request
+  // builds options and every transaction holds a copy of them. Set by
+  // abi/client_options_input.h; never null there.
+  std::shared_ptr<const ClientHelloSpec> tls_spec;
+  std::shared_ptr<const H2Fingerprint> h2;
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;
   bool use_cookie_jar = true;

@@ -337,8 +337,8 @@ Result<std::shared_ptr<HttpConnection>> ConnectionPool::Acquisition::make_connec
     return std::shared_ptr<HttpConnection>(std::make_shared<H1Connection>(std::move(c.stream), options_.key));
   ConnectionPool* pool = &pool_;
   auto h2 =
-      H2Connection::create(pool_.reactor_, std::move(c.stream), options_.key, options_.h2, options_.h2_limits,
-                           [pool](H2Connection* conn) { pool->forget_shared(conn); });
+      H2Connection::create(pool_.reactor_, std::move(c.stream), options_.key, *options_.h2,
+                           options_.h2_limits, [pool](H2Connection* conn) { pool->forget_shared(conn); });
   if (!h2) return h2.error();
   return std::shared_ptr<HttpConnection>(std::move(*h2));
 }

@@ -44,7 +44,7 @@ struct AcquireOptions {
   // dial ends may be taken (Go's idleConnWait; not with disableKeepAlives).
   bool late_binding = true;
   // For an HTTP/2 connection this request's dial makes.
-  H2Fingerprint h2;
+  std::shared_ptr<const H2Fingerprint> h2;  // never null when may_h2
   H2Limits h2_limits;
 };
 

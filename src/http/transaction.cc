@@ -105,7 +105,7 @@ void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Co
     return;
   }
   t->client_->add(t.get());
-  t->trace(t->plan_.method + " " + t->plan_.url.to_string());
+  if (t->options_.debug) t->trace(t->plan_.method + " " + t->plan_.url.to_string());
   if (t->options_.timeout.count() > 0) {
     std::weak_ptr<Transaction> weak = t;
     t->timeout_timer_ = t->reactor_.add_timer(t->options_.timeout, [weak] {
@@ -186,6 +186,8 @@ void Transaction::set_state(TransactionState s) {
   trace(transaction_state_name(s));
 }
 
+// Callers that build the text test options_.debug first, so that a request
+// without withDebug makes no trace strings.
 void Transaction::trace(std::string_view what) const {
   if (!options_.debug) return;
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(MonotonicClock::now() - started_).count();
@@ -356,7 +358,7 @@ void Transaction::on_request_sent() {
 void Transaction::on_response_head(const ResponseHead& head) {
   head_ = head;
   set_state(TransactionState::reading_body);
-  trace(head_.proto + " " + std::to_string(head_.status));
+  if (options_.debug) trace(head_.proto + " " + std::to_string(head_.status));
   // Cookies are stored as soon as the headers arrive, for every hop, as Go's
   // Client.send does.
   if (options_.use_cookie_jar) {
@@ -440,7 +442,7 @@ void Transaction::on_response_error(const Error& error, bool retryable) {
     // As Go's transports: any connection of the origin will do, idle or
     // new; HTTP/2 waits between retries after the first.
     const int retry_number = retries_++;
-    trace("retrying: " + error.message);
+    if (options_.debug) trace("retrying: " + error.message);
     if (!over_h2 || retry_number == 0) {
       acquire();
       return;
@@ -502,7 +504,7 @@ void Transaction::after_response() {
   }
   url_ = next;
   retries_ = 0;
-  trace("redirect to " + url_.to_string());
+  if (options_.debug) trace("redirect to " + url_.to_string());
   begin_hop();
 }
 
@@ -563,7 +565,8 @@ void Transaction::finish_with_body() {
 void Transaction::fail(Error error, bool wrap_url) {
   if (state_ == TransactionState::done) return;
   if (wrap_url) error.message = "failed to do request: " + url_error_prefix() + error.message;
-  trace(std::string("failed (") + std::string(error_code_name(error.code)) + "): " + error.message);
+  if (options_.debug)
+    trace(std::string("failed (") + std::string(error_code_name(error.code)) + "): " + error.message);
   Response r = error_response(plan_.id, plan_.session_id, std::move(error));
   r.error_state = std::string(transaction_state_name(state_));
   complete(std::move(r));

@@ -129,8 +129,4 @@ Result<H2Fingerprint> h2_fingerprint_from_block(const json& h2, bool allow_http)
   return f;
 }
 
-Result<H2Fingerprint> h2_fingerprint_of(const Profile& profile) {
-  return h2_fingerprint_from_block(profile.http2, profile.allow_http);
-}
-
 }  // namespace tlsc

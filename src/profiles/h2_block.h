@@ -6,11 +6,9 @@
 
 #include "core/error.h"
 #include "http/h2/h2_fingerprint.h"
-#include "profiles/profile.h"
 
 namespace tlsc {
 
 Result<H2Fingerprint> h2_fingerprint_from_block(const nlohmann::json& http2, bool allow_http);
-Result<H2Fingerprint> h2_fingerprint_of(const Profile& profile);
 
 }  // namespace tlsc

@@ -1,7 +1,7 @@
 // A profile: one tls-client identifier's ClientHello spec and its HTTP/2
 // (and HTTP/3) settings, as profiles/SCHEMA.md describes the file. The TLS
-// half is parsed into a ClientHelloSpec; the HTTP halves stay JSON, checked
-// against the schema, for the HTTP code to read (src/http/h2/).
+// half is parsed into a ClientHelloSpec and the HTTP/2 half into an
+// H2Fingerprint; the HTTP/3 half stays JSON, checked against the schema.
 #pragma once
 
 #include <string>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "http/h2/h2_fingerprint.h"
 #include "tls/client_hello_spec.h"
 
 namespace tlsc {
@@ -21,7 +22,10 @@ struct Profile {
   std::vector<std::string> aliases;
   ClientHelloSpec tls;
   nlohmann::json http2 = nlohmann::json::object();  // schema-checked; {} = fhttp's defaults
-  nlohmann::json http3;                             // null when the profile has none
+  // http2 as the connection shows it (profiles/h2_block.h), worked out once
+  // when the file is read rather than for every request.
+  H2Fingerprint h2;
+  nlohmann::json http3;  // null when the profile has none
   bool allow_http = false;
   // The browser's own headers in its order (captured profiles); data for
   // callers and tests, not added to requests (upstream adds none).

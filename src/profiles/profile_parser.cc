@@ -6,6 +6,7 @@
 #include <charconv>
 #include <set>
 
+#include "profiles/h2_block.h"
 #include "profiles/profile.h"
 
 namespace tlsc {
@@ -448,6 +449,9 @@ Result<Profile> parse_profile(std::string_view json_text) {
       p.http3 = doc.at("http3");
     }
     p.allow_http = boolean(doc, "allow_http", "profile", false);
+    auto h2 = h2_fingerprint_from_block(p.http2, p.allow_http);
+    if (!h2) return h2.error();
+    p.h2 = std::move(*h2);
     if (doc.contains("default_headers")) {
       for (const auto& h : array(doc, "default_headers", "profile")) {
         if (!h.is_array() || h.size() != 2 || !h[0].is_string() || !h[1].is_string() ||

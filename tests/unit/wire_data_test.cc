@@ -280,7 +280,7 @@ TEST_CASE("wire data: HTTP/2 prefaces of fingerprints", "[wire-data][h2]") {
   for (const json& doc : files_of_kind("h2-preface")) {
     for (const json& c : doc["cases"]) {
       INFO(doc["file"].get<std::string>() << ": " << c["name"].get<std::string>());
-      auto f = c.contains("profile") ? h2_fingerprint_of(find_profile(c["profile"].get<std::string>()))
+      auto f = c.contains("profile") ? Result<H2Fingerprint>(find_profile(c["profile"].get<std::string>()).h2)
                                      : h2_fingerprint_from_block(c["http2"], c.value("allow_http", false));
       REQUIRE(f);
       auto stream = std::make_unique<MemoryStream>();
