@@ -1,5 +1,7 @@
 #include "abi/json_writer.h"
 
+#include "core/byte_scan.h"
+
 namespace tlsc {
 namespace {
 
@@ -27,65 +29,73 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return 0;
 }
 
+// The escape a byte below 0x80 needs (Go's HTML-safe encodeState.string),
+// appended; count_json_plain_prefix has already passed over the others.
+void append_ascii_escape(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"':
+      out.append("\\\"");
+      return;
+    case '\\':
+      out.append("\\\\");
+      return;
+    case '\n':
+      out.append("\\n");
+      return;
+    case '\r':
+      out.append("\\r");
+      return;
+    case '\t':
+      out.append("\\t");
+      return;
+    default: {
+      // '<', '>', '&' and the other control bytes.
+      const char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      out.append(u, sizeof u);
+    }
+  }
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
+  // Bytes that go out as they are (plain ASCII and well-formed UTF-8 other
+  // than U+2028/9) are copied in runs; a run ends only where an escape goes.
+  size_t run = 0;
   size_t i = 0;
   while (i < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        case '\r':
-          out.append("\\r");
-          break;
-        case '\t':
-          out.append("\\t");
-          break;
-        case '<':
-        case '>':
-        case '&':
-          out.append("\\u00");
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 15]);
-          break;
-        default:
-          if (c < 0x20) {
-            out.append("\\u00");
-            out.push_back(kHex[c >> 4]);
-            out.push_back(kHex[c & 15]);
-          } else {
-            out.push_back(static_cast<char>(c));
-          }
-      }
-      ++i;
-      continue;
+    // The scan only where a plain run starts (not in escape-dense or
+    // binary stretches, where it would stop at once).
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+      i += count_json_plain_prefix(s.data() + i, s.size() - i);
+      if (i == s.size()) break;
+      c = static_cast<unsigned char>(s[i]);
     }
-    size_t n = utf8_sequence_length(s, i);
-    if (n == 0) {
-      out.append("\\ufffd");
-      ++i;
-      continue;
-    }
+    size_t n = c < 0x80 ? 0 : utf8_sequence_length(s, i);
     // U+2028 and U+2029 break JavaScript string literals; Go escapes them.
-    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out.append(static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029");
-    } else {
-      out.append(s.substr(i, n));
+    const bool line_separator = n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+                                (static_cast<unsigned char>(s[i + 2]) & 0xFE) == 0xA8;
+    if (n != 0 && !line_separator) {
+      i += n;
+      continue;
     }
-    i += n;
+    out.append(s.data() + run, i - run);
+    if (c < 0x80) {
+      append_ascii_escape(out, c);
+      i += 1;
+    } else if (line_separator) {
+      out.append(static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029");
+      i += 3;
+    } else {
+      out.append("\\ufffd");
+      i += 1;
+    }
+    run = i;
   }
+  out.append(s.data() + run, s.size() - run);
   out.push_back('"');
 }
 

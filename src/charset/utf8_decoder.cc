@@ -1,5 +1,6 @@
 #include "charset/decoders.h"
 #include "charset/go_text.h"
+#include "core/byte_scan.h"
 
 namespace tlsc::charset::detail {
 namespace {
@@ -39,23 +40,28 @@ std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& vali
 std::string decode_utf8(std::string_view in) {
   std::string out;
   out.reserve(in.size());
+  // Well-formed stretches are copied whole (a valid body in one append);
+  // ASCII is skipped 16 bytes a step.
+  std::size_t run = 0;
   std::size_t i = 0;
   while (i < in.size()) {
+    // The scan only where ASCII starts: binary bodies have runs of none.
     if (byte_at(in, i) < 0x80) {
-      out.push_back(in[i]);
-      ++i;
-      continue;
+      i += count_ascii_prefix(in.data() + i, in.size() - i);
+      if (i == in.size()) break;
     }
     std::size_t valid_size = 0;
     const std::size_t bad = invalid_prefix(in, i, valid_size);
     if (bad == 0) {
-      out.append(in.substr(i, valid_size));
       i += valid_size;
-    } else {
-      append_utf8(out, kReplacementChar);
-      i += bad;
+      continue;
     }
+    out.append(in.data() + run, i - run);
+    append_utf8(out, kReplacementChar);
+    i += bad;
+    run = i;
   }
+  out.append(in.data() + run, in.size() - run);
   return out;
 }
 

@@ -1,0 +1,100 @@
+// The body's way out of the library, stage by stage, in ns per byte: from
+// the decoded body to the JSON string a binding gets (charset conversion,
+// the JSON string escape, base64 for isByteResponse, the whole response
+// JSON). Single thread, no network; the best of a bounded number of rounds.
+// Run: build/body_path_bench [bytes] (default 262144). bench/README.md says
+// what the numbers were.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "abi/json_writer.h"
+#include "charset/charset.h"
+#include "core/base64.h"
+
+namespace {
+
+std::string make_body(const char* kind, size_t size) {
+  std::mt19937 rng(1);
+  std::string s;
+  s.reserve(size + 8);
+  // Prose with some markup and JSON in it: about one byte in 7 needs a
+  // JSON escape, as in HTML pages and API answers.
+  const std::string words[] = {"lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "{\"k\":\"v\"} ", "<a href=x>", "\n"};
+  const std::string utf8[] = {"caf\xc3\xa9 ", "na\xc3\xafve ", "\xe2\x82\xac ", "\xe6\x97\xa5\xe6\x9c\xac ",
+                              "\xf0\x9f\x98\x80 "};
+  while (s.size() < size) {
+    if (std::string(kind) == "binary") {
+      s.push_back(static_cast<char>(rng() & 0xff));
+    } else if (std::string(kind) == "utf8" && rng() % 3 == 0) {
+      s += utf8[rng() % 5];
+    } else {
+      s += words[rng() % 8];
+    }
+  }
+  s.resize(size);
+  return s;
+}
+
+// Best time of up to 200 rounds or 2 s, whichever comes first.
+double best_ns(const std::function<size_t()>& run) {
+  using clock = std::chrono::steady_clock;
+  double best = 1e30;
+  volatile size_t sink = 0;
+  const auto stop = clock::now() + std::chrono::seconds(2);
+  for (int round = 0; round < 200 && clock::now() < stop; ++round) {
+    auto t0 = clock::now();
+    sink = sink + run();
+    best = std::min(best, std::chrono::duration<double, std::nano>(clock::now() - t0).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const size_t size = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 262144;
+  std::printf("%-8s %-34s %10s %10s\n", "body", "stage", "ns/byte", "MB/s");
+  for (const char* kind : {"ascii", "utf8", "binary"}) {
+    const std::string body = make_body(kind, size);
+    tlsc::Response r;
+    r.id = "00000000-0000-0000-0000-000000000000";
+    r.status = 200;
+    r.target = "https://example.com/";
+    r.used_protocol = "HTTP/2.0";
+    r.headers.emplace();
+    r.headers->push_back({"Content-Type", {"text/plain; charset=utf-8"}});
+    r.cookies.emplace();
+    r.body = body;
+    tlsc::Response with_base64 = r;
+    with_base64.body = tlsc::base64_encode(body);
+    struct Stage {
+      const char* name;
+      std::function<size_t()> run;
+    };
+    const Stage stages[] = {
+        {"to_utf8 (charset=utf-8 declared)",
+         [&] { return tlsc::charset::to_utf8(body, "text/plain; charset=utf-8").size(); }},
+        {"to_utf8 (no charset: sniffed)", [&] { return tlsc::charset::to_utf8(body, "").size(); }},
+        {"append_json_string", [&] {
+           std::string out;
+           out.reserve(body.size() + 2);
+           tlsc::append_json_string(out, body);
+           return out.size();
+         }},
+        {"base64_encode", [&] { return tlsc::base64_encode(body).size(); }},
+        {"response_to_json", [&] { return tlsc::response_to_json(r).size(); }},
+        {"response_to_json (base64 body)", [&] { return tlsc::response_to_json(with_base64).size(); }},
+    };
+    for (const auto& s : stages) {
+      double ns = best_ns(s.run);
+      std::printf("%-8s %-34s %10.3f %10.0f\n", kind, s.name, ns / static_cast<double>(size),
+                  static_cast<double>(size) / ns * 1e3);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,241 @@
+// The wide scans against the byte loop, and the JSON writer and UTF-8
+// decoder built on them against plain restatements of their rules, on
+// bounded random input (fixed seed) with every alignment.
+#include "core/byte_scan.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "abi/json_writer.h"
+#include "charset/decoders.h"
+#include "charset/go_text.h"
+#include "charset/tables.h"
+
+namespace {
+
+size_t ascii_reference(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+size_t json_plain_reference(std::string_view s) {
+  size_t i = 0;
+  for (; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&') break;
+  }
+  return i;
+}
+
+// Pieces a body is made of: plain text, every byte the scans stop at (and
+// their neighbours), and UTF-8 that is valid, truncated or ill-formed.
+const std::vector<std::string> kPieces = {"a",
+                                          "Hello, world ",
+                                          "0123456789abcdef0123456789",
+                                          " ",
+                                          "~",
+                                          "\x7f",
+                                          "\"",
+                                          "\\",
+                                          "<",
+                                          ">",
+                                          "&",
+                                          std::string(1, '\0'),
+                                          "\x1f",
+                                          "\n",
+                                          "\t",
+                                          "\xc3\xa9",
+                                          "\xe2\x82\xac",
+                                          "\xe2\x80\xa8",
+                                          "\xe2\x80\xa9",
+                                          "\xf0\x9d\x84\x9e",
+                                          "\xc3",
+                                          "\xe2\x82",
+                                          "\xf0\x9d\x84",
+                                          "\x80",
+                                          "\xbf",
+                                          "\xc0\xaf",
+                                          "\xc1",
+                                          "\xf5",
+                                          "\xff",
+                                          "\xed\xa0\x80",
+                                          "\xe0\x80\x80",
+                                          "\xf4\x90\x80\x80",
+                                          "\xf0\x80\x80\x80"};
+
+std::string random_body(std::mt19937& rng) {
+  std::string s;
+  const int pieces = static_cast<int>(rng() % 40);
+  for (int k = 0; k < pieces; ++k) s += kPieces[rng() % kPieces.size()];
+  return s;
+}
+
+// Go's encoding/json (HTML-safe) for one string, restated rune by rune.
+std::string go_json_reference(std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // Decode one rune; anything but a shortest-form scalar value is one
+    // invalid byte (utf8.DecodeRuneInString's RuneError, width 1).
+    size_t len = c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    uint32_t cp = len == 4 ? c & 7 : len == 3 ? c & 15 : c & 31;
+    bool ok = len != 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) {
+      auto b = static_cast<unsigned char>(s[i + k]);
+      ok = (b & 0xC0) == 0x80;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    const uint32_t min_for_len[] = {0, 0, 0x80, 0x800, 0x10000};
+    ok = ok && cp >= min_for_len[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+    if (!ok) {
+      out += "\\ufffd";
+      ++i;
+    } else if (cp == 0x2028 || cp == 0x2029) {
+      out += cp == 0x2028 ? "\\u2028" : "\\u2029";
+      i += len;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+TEST_CASE("byte scans: the wide steps agree with the byte loop at every alignment", "[byte_scan]") {
+  std::mt19937 rng(20261202);
+  std::string buffer;
+  for (int round = 0; round < 3000; ++round) {
+    std::string body = random_body(rng);
+    for (size_t offset = 0; offset < 16; offset += 5) {
+      buffer.assign(offset, 'x');
+      buffer += body;
+      const char* p = buffer.data() + offset;
+      INFO("round " << round << ", offset " << offset);
+      REQUIRE(tlsc::count_ascii_prefix(p, body.size()) == ascii_reference(body));
+      REQUIRE(tlsc::detail::count_ascii_prefix_words(p, body.size()) == ascii_reference(body));
+      REQUIRE(tlsc::count_json_plain_prefix(p, body.size()) == json_plain_reference(body));
+      REQUIRE(tlsc::detail::count_json_plain_prefix_words(p, body.size()) == json_plain_reference(body));
+    }
+  }
+}
+
+TEST_CASE("byte scans: a stop byte in every position of long plain runs", "[byte_scan]") {
+  const std::string stops = std::string("\"\\<>&\x1f\x80\xff\n", 9) + std::string(1, '\0');
+  for (size_t len = 1; len <= 70; ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      for (char stop : stops) {
+        std::string s(len, 'q');
+        s[at] = stop;
+        INFO("len " << len << ", stop at " << at << ", byte " << int(static_cast<unsigned char>(stop)));
+        REQUIRE(tlsc::count_json_plain_prefix(s.data(), s.size()) == at);
+        REQUIRE(tlsc::detail::count_json_plain_prefix_words(s.data(), s.size()) == at);
+        size_t ascii_at = static_cast<unsigned char>(stop) >= 0x80 ? at : len;
+        REQUIRE(tlsc::count_ascii_prefix(s.data(), s.size()) == ascii_at);
+        REQUIRE(tlsc::detail::count_ascii_prefix_words(s.data(), s.size()) == ascii_at);
+      }
+    }
+  }
+}
+
+TEST_CASE("json: strings escaped as Go's encoder escapes them, on random bodies", "[json][byte_scan]") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 3000; ++round) {
+    std::string body = random_body(rng);
+    std::string out;
+    tlsc::append_json_string(out, body);
+    INFO("round " << round);
+    REQUIRE(out == go_json_reference(body));
+  }
+}
+
+TEST_CASE("charset: UTF-8 bodies keep their bytes, bad ones get U+FFFD per maximal subpart", "[byte_scan]") {
+  // Valid text comes back byte for byte; each ill-formed piece of kPieces
+  // becomes the U+FFFDs x/text writes for it.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"\xc3", "\xef\xbf\xbd"},
+      {"\xe2\x82", "\xef\xbf\xbd"},
+      {"\xf0\x9d\x84", "\xef\xbf\xbd"},
+      {"\x80", "\xef\xbf\xbd"},
+      {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+  };
+  std::mt19937 rng(11);
+  const std::vector<std::string> good = {"plain ascii text, long enough for a wide step ",
+                                         "\xc3\xa9",
+                                         "\xe2\x82\xac",
+                                         "\xf0\x9d\x84\x9e",
+                                         "<&>\"\\",
+                                         std::string(1, '\0')};
+  for (int round = 0; round < 2000; ++round) {
+    std::string in, expected;
+    const int pieces = static_cast<int>(rng() % 30);
+    for (int k = 0; k < pieces; ++k) {
+      if (rng() % 4 == 0) {
+        const auto& [b, e] = bad[rng() % bad.size()];
+        // A '.' after it, so that the next piece cannot complete it.
+        in += b + ".";
+        expected += e + ".";
+      } else {
+        const std::string& g = good[rng() % good.size()];
+        in += g;
+        expected += g;
+      }
+    }
+    INFO("round " << round);
+    REQUIRE(tlsc::charset::detail::decode_utf8(in) == expected);
+  }
+}
+
+TEST_CASE("charset: single-byte decoding copies ASCII runs and maps every high byte", "[byte_scan]") {
+  std::mt19937 rng(13);
+  const auto& table = tlsc::charset::tables::windows1252;
+  for (int round = 0; round < 2000; ++round) {
+    std::string in;
+    const size_t len = rng() % 90;
+    for (size_t k = 0; k < len; ++k) {
+      // Mostly ASCII, as real text: the runs the scan copies, broken by
+      // high bytes at every position.
+      in.push_back(static_cast<char>(rng() % 5 == 0 ? 0x80 + rng() % 128 : rng() % 128));
+    }
+    std::string expected;
+    for (char ch : in) {
+      auto b = static_cast<unsigned char>(ch);
+      if (b < 0x80) {
+        expected.push_back(ch);
+      } else {
+        tlsc::charset::detail::append_utf8(expected, table[b - 0x80]);
+      }
+    }
+    INFO("round " << round);
+    REQUIRE(tlsc::charset::detail::decode_single_byte(in, table) == expected);
+  }
+}
