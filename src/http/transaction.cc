@@ -1,6 +1,7 @@
 #include "http/transaction.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -394,6 +395,19 @@ void Transaction::on_response_head(const ResponseHead& head) {
   // (HEAD, 204, 304, or just empty) is no stream to decode, even where Go's
   // brotli reader would call it truncated.
   if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
+  // A body of announced length grows in place once instead of by doubling
+  // copies. Capped: the server's claim alone must not make us allocate much
+  // (reserved pages cost nothing until written, but address space does).
+  constexpr uint64_t kMaxBodyReserve = 8u << 20;
+  // No body follows a HEAD request, a 204 or a 304, whatever the length says.
+  const bool bodiless = method_ == "HEAD" || head_.status == 204 || head_.status == 304;
+  const std::string* length =
+      content_encoding_ || bodiless ? nullptr : response_header(head_, "Content-Length");
+  uint64_t announced = 0;
+  if (length != nullptr &&
+      std::from_chars(length->data(), length->data() + length->size(), announced).ec == std::errc()) {
+    body_bytes_.reserve(static_cast<size_t>(std::min(announced, kMaxBodyReserve)));
+  }
 }
 
 void Transaction::on_response_body(std::string_view bytes) {

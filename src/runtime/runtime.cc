@@ -8,17 +8,20 @@
 namespace tlsc {
 
 char* ReturnedStrings::keep(const std::string& id, std::string text) {
-  auto buf = std::make_unique<char[]>(text.size() + 1);
-  std::memcpy(buf.get(), text.data(), text.size());
-  buf[text.size()] = '\0';
-  char* raw = buf.get();
+  // The string itself is kept (a response of megabytes is not copied once
+  // more); its heap buffer does not move while the map owns it. A buffer
+  // that grew well past its text (escapes outgrew the reserve) is trimmed,
+  // since the caller may hold it for long.
+  if (text.capacity() - text.size() > text.size() / 4) text.shrink_to_fit();
+  auto owned = std::make_unique<std::string>(std::move(text));
+  char* raw = owned->data();
   std::lock_guard lock(mu_);
-  strings_[id] = std::move(buf);
+  strings_[id] = std::move(owned);
   return raw;
 }
 
 void ReturnedStrings::release(const std::string& id) {
-  std::unique_ptr<char[]> doomed;
+  std::unique_ptr<std::string> doomed;  // freed after the lock is let go
   std::lock_guard lock(mu_);
   auto it = strings_.find(id);
   if (it == strings_.end()) return;

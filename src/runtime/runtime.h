@@ -26,7 +26,7 @@ class ReturnedStrings {
 
  private:
   std::mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<char[]>> strings_;
+  std::unordered_map<std::string, std::unique_ptr<std::string>> strings_;
 };
 
 class Runtime {
