@@ -69,7 +69,7 @@ void append_json_string(std::string& out, std::string_view s) {
     auto c = static_cast<unsigned char>(s[i]);
     // The scan only where a plain run starts (not in escape-dense or
     // binary stretches, where it would stop at once).
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+    if (is_json_plain_byte(c)) {
       i += count_json_plain_prefix(s.data() + i, s.size() - i);
       if (i == s.size()) break;
       c = static_cast<unsigned char>(s[i]);

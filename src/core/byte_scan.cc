@@ -13,10 +13,6 @@
 namespace tlsc {
 namespace {
 
-constexpr bool json_plain_byte(unsigned char c) {
-  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
-}
-
 // The byte loop: for the tail shorter than a step, and to find the exact
 // byte inside a step that has one.
 size_t ascii_tail(const char* p, size_t i, size_t n) {
@@ -24,7 +20,7 @@ size_t ascii_tail(const char* p, size_t i, size_t n) {
   return i;
 }
 size_t json_plain_tail(const char* p, size_t i, size_t n) {
-  while (i < n && json_plain_byte(static_cast<unsigned char>(p[i]))) ++i;
+  while (i < n && is_json_plain_byte(static_cast<unsigned char>(p[i]))) ++i;
   return i;
 }
 
@@ -72,6 +68,9 @@ size_t count_json_plain_prefix_words(const char* p, size_t n) {
 }  // namespace detail
 
 size_t count_ascii_prefix(const char* p, size_t n) {
+#if !defined(__SSE2__) && !defined(__ARM_NEON)
+  return detail::count_ascii_prefix_words(p, n);
+#else
   size_t i = 0;
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16) {
@@ -84,13 +83,15 @@ size_t count_ascii_prefix(const char* p, size_t n) {
     uint8x16_t v = vld1q_u8(reinterpret_cast<const uint8_t*>(p + i));
     if (vmaxvq_u8(v) >= 0x80) return ascii_tail(p, i, n);
   }
-#else
-  return detail::count_ascii_prefix_words(p, n);
 #endif
   return ascii_tail(p, i, n);
+#endif
 }
 
 size_t count_json_plain_prefix(const char* p, size_t n) {
+#if !defined(__SSE2__) && !defined(__ARM_NEON)
+  return detail::count_json_plain_prefix_words(p, n);
+#else
   size_t i = 0;
 #if defined(__SSE2__)
   // As signed bytes, everything >= 0x80 is negative, so one "less than
@@ -123,10 +124,9 @@ size_t count_json_plain_prefix(const char* p, size_t n) {
     hit = vorrq_u8(hit, vceqq_u8(v, vdupq_n_u8('&')));
     if (vmaxvq_u8(hit)) return json_plain_tail(p, i, n);
   }
-#else
-  return detail::count_json_plain_prefix_words(p, n);
 #endif
   return json_plain_tail(p, i, n);
+#endif
 }
 
 }  // namespace tlsc

@@ -12,6 +12,12 @@ namespace tlsc {
 // The number of leading bytes of p[0, n) below 0x80.
 size_t count_ascii_prefix(const char* p, size_t n);
 
+// A byte Go's JSON encoder (HTML-safe) writes as it is: 0x20..0x7f except
+// '"', '\\', '<', '>', '&'.
+constexpr bool is_json_plain_byte(unsigned char c) {
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
 // The number of leading bytes of p[0, n) that Go's JSON encoder writes as
 // they are: 0x20..0x7f except '"', '\\', and (HTML-safe escaping) '<', '>',
 // '&'. Stops at a control byte and at any byte >= 0x80, which the caller
