@@ -95,8 +95,18 @@ function makeServer(name, opts) {
     info.last = Date.now();
     if (opts.goawayAfter) {
       if (info.goawayAt !== undefined && stream.id > info.goawayAt) {
+        // A stream that arrived in the same read as the 100th, before the
+        // GOAWAY left. Refused on the next turn, not here: here we are
+        // inside nghttp2's receive call, and Node's rstStream flushes at
+        // once, which sends the GOAWAY, which makes nghttp2 close (and
+        // Node free) this very stream under the call: a use-after-free
+        // that killed Node 20 with "corrupted size vs. prev_size" (the
+        // sequence is analysed in oven-sh/bun#43475). Once the GOAWAY is
+        // out, nghttp2 itself refuses the stream, so it may be gone by then.
         stream.tlscServerReset = true;
-        stream.close(NGHTTP2_REFUSED_STREAM);
+        setImmediate(() => {
+          if (!stream.closed && !stream.destroyed) stream.close(NGHTTP2_REFUSED_STREAM);
+        });
         return;
       }
       if (info.streams === opts.goawayAfter) {
@@ -104,11 +114,8 @@ function makeServer(name, opts) {
         session.goaway(NGHTTP2_NO_ERROR, stream.id);
         // Graceful: the streams up to goawayAt are still answered, and the
         // client closes the connection once they are. No session.close()
-        // here: a HEADERS that arrives after it (sent before the client saw
-        // the GOAWAY) makes Node refuse the stream from inside nghttp2's
-        // receive path: a re-entrant send and a use-after-free in Node's
-        // http2 binding (as analysed around nodejs/node#65093); Node 20 died
-        // of it here with "corrupted size vs. prev_size" under ASan timing.
+        // here: Node would then refuse a later HEADERS of the same read
+        // itself, from inside the receive call (see above).
       }
     }
     info.active++;
