@@ -35,6 +35,7 @@ Result<SocketAddress> parse_local_address(const std::string& text) {
 
 TransportOptions transport_options_from(const TransportOptionsInput& in) {
   TransportOptions t;
+  t.given = true;
   if (in.idle_conn_timeout_ns)
     t.idle_conn_timeout = std::chrono::milliseconds(*in.idle_conn_timeout_ns / 1000000);
   t.max_idle_conns = in.max_idle_conns;

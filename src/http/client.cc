@@ -8,10 +8,17 @@
 namespace tlsc {
 namespace {
 
+constexpr size_t kGoDefaultMaxIdleConnsPerHost = 2;  // net/http DefaultMaxIdleConnsPerHost
+
 PoolLimits limits_from(const TransportOptions& t) {
   PoolLimits l;
-  if (t.max_idle_conns > 0) l.max_idle_total = static_cast<size_t>(t.max_idle_conns);
-  if (t.max_idle_conns_per_host > 0) l.max_idle_per_host = static_cast<size_t>(t.max_idle_conns_per_host);
+  if (t.given) {
+    // Upstream copies transportOptions into http.Transport: MaxIdleConns 0
+    // is no limit, MaxIdleConnsPerHost 0 is Go's 2.
+    if (t.max_idle_conns > 0) l.max_idle_total = static_cast<size_t>(t.max_idle_conns);
+    l.max_idle_per_host = t.max_idle_conns_per_host > 0 ? static_cast<size_t>(t.max_idle_conns_per_host)
+                                                        : kGoDefaultMaxIdleConnsPerHost;
+  }
   if (t.idle_conn_timeout) l.idle_timeout = *t.idle_conn_timeout;  // Go: zero means no limit
   if (t.disable_keep_alives) l.max_idle_per_host = 0;
   if (t.max_conns_per_host > 0) l.max_conns_per_host = static_cast<size_t>(t.max_conns_per_host);

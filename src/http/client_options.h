@@ -24,6 +24,10 @@ namespace tlsc {
 
 // transportOptions, as Go's http.Transport fields (0: Go's default).
 struct TransportOptions {
+  // The caller sent transportOptions: its fields are taken as upstream
+  // takes them, Go's defaults included (2 idle connections per host).
+  // Without it the pool keeps what the session recently used (PoolLimits).
+  bool given = false;
   std::optional<std::chrono::milliseconds> idle_conn_timeout;  // set, 0 included: as given
   int64_t max_idle_conns = 0;
   int64_t max_idle_conns_per_host = 0;

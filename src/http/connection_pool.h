@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -25,9 +26,17 @@
 
 namespace tlsc {
 
+// The defaults are the library's own (abi/COMPAT.md): no cap on idle
+// connections, so that N requests in flight keep about N connections
+// instead of closing all but Go's 2 per host after every burst and dialing
+// again. The pool still never holds more idle connections to a host than
+// were in use at once within the idle timeout: a connection only becomes
+// idle when a request gives it back, and each one closes after idle_timeout
+// unused. Callers that send transportOptions get Go's values (client.cc).
 struct PoolLimits {
-  size_t max_idle_total = 100;   // Go's DefaultTransport MaxIdleConns
-  size_t max_idle_per_host = 2;  // Go's DefaultMaxIdleConnsPerHost
+  static constexpr size_t no_limit = SIZE_MAX;
+  size_t max_idle_total = no_limit;
+  size_t max_idle_per_host = no_limit;
   std::chrono::milliseconds idle_timeout{90000};
   size_t max_conns_per_host = 0;  // Go's MaxConnsPerHost; 0: no limit
 };

@@ -64,3 +64,64 @@ TEST_CASE("idleConnTimeout: an idle keep-alive connection is closed after it, ke
   itest::call_fn(lib().destroySession, {{"sessionId", "idle-short"}});
   itest::call_fn(lib().destroySession, {{"sessionId", "idle-default"}});
 }
+
+namespace {
+
+// Sends `rounds` bursts of `in_flight` requests to /port-after/50 in one
+// session and returns how many client connections the server saw.
+size_t connections_for_bursts(const std::string& session, const json& extra, int rounds, int in_flight) {
+  std::set<std::string> ports;
+  for (int round = 0; round < rounds; ++round) {
+    std::set<std::string> ids;
+    for (int i = 0; i < in_flight; ++i) {
+      json in = {{"requestUrl", h1_servers().http + "/port-after/50"},
+                 {"requestMethod", "GET"},
+                 {"sessionId", session},
+                 {"timeoutSeconds", 20}};
+      in.update(extra);
+      std::string text = in.dump();
+      json r = json::parse(lib().requestAsync(text.data()));
+      REQUIRE(r.contains("id"));
+      ids.insert(r["id"].get<std::string>());
+    }
+    size_t done = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (done < ids.size() && std::chrono::steady_clock::now() < deadline) {
+      for (auto& r : json::parse(lib().waitNext(500))) {
+        INFO(r.dump());
+        REQUIRE(r["status"] == 200);
+        ports.insert(r["body"].get<std::string>());
+        ++done;
+      }
+    }
+    REQUIRE(done == ids.size());
+  }
+  itest::call_fn(lib().destroySession, {{"sessionId", session}});
+  return ports.size();
+}
+
+}  // namespace
+
+TEST_CASE("default settings keep the connections a burst used; transportOptions keep Go's 2 per host",
+          "[h1][transport][idle]") {
+  constexpr int kRounds = 4, kInFlight = 32;
+  // No transportOptions: the connections of the first burst serve the
+  // next ones (late binding may add a few).
+  size_t kept = connections_for_bursts("idle-default-bursts", json::object(), kRounds, kInFlight);
+  CHECK(kept >= kInFlight);
+  CHECK(kept <= kInFlight * 12 / 10);
+  // null is Go's nil pointer: the same as no transportOptions.
+  size_t kept_null =
+      connections_for_bursts("idle-null-bursts", {{"transportOptions", nullptr}}, kRounds, kInFlight);
+  CHECK(kept_null <= kInFlight * 12 / 10);
+  // transportOptions given, maxIdleConnsPerHost left at 0: upstream's Go
+  // default of 2 idle connections per host, so each burst dials again.
+  size_t go_default =
+      connections_for_bursts("idle-go-bursts", {{"transportOptions", json::object()}}, kRounds, kInFlight);
+  CHECK(go_default >= kInFlight + (kRounds - 1) * (kInFlight - 2) * 8 / 10);
+  // An explicit maxIdleConnsPerHost is honoured as given.
+  size_t explicit_cap = connections_for_bursts(
+      "idle-explicit-bursts", {{"transportOptions", {{"maxIdleConnsPerHost", 8}}}}, kRounds, kInFlight);
+  CHECK(explicit_cap >= kInFlight + (kRounds - 1) * (kInFlight - 8) * 8 / 10);
+  CHECK(explicit_cap < go_default);
+}
