@@ -174,8 +174,49 @@ void ConnectionPool::end_shared_dial(const std::string& key, const std::shared_p
   for (auto& w : waiters) w(h2);
 }
 
+void ConnectionPool::adopt_dial(std::unique_ptr<ConnectionChain> chain, std::shared_ptr<DialSink> sink,
+                                Slot slot, std::string key, std::chrono::milliseconds bound) {
+  const uint64_t id = ++last_orphan_id_;
+  *sink = [this, id](Result<Connected> r) { on_orphan_dialed(id, std::move(r)); };
+  OrphanDial d{std::move(chain), std::move(sink), std::move(slot), std::move(key), 0};
+  d.timer = reactor_.add_timer(bound, [this, id] {
+    auto it = orphan_dials_.find(id);
+    if (it == orphan_dials_.end()) return;
+    it->second.timer = 0;
+    *it->second.sink = nullptr;
+    // Not from inside a step of the chain: timers run from the loop.
+    orphan_dials_.erase(it);
+  });
+  orphan_dials_.emplace(id, std::move(d));
+}
+
+void ConnectionPool::on_orphan_dialed(uint64_t id, Result<Connected> dialed) {
+  auto it = orphan_dials_.find(id);
+  if (it == orphan_dials_.end()) return;
+  OrphanDial d = std::move(it->second);
+  orphan_dials_.erase(it);
+  if (d.timer) reactor_.cancel_timer(d.timer);
+  reactor_.destroy_later(std::move(d.chain));  // we are inside its callback
+  if (!dialed) return;
+  if (closed_ || dialed->alpn == "h2") {  // only HTTP/1.1 dials are left to the pool
+    dialed->stream->close();
+    reactor_.destroy_later(std::move(dialed->stream));
+    return;
+  }
+  auto conn = std::make_shared<H1Connection>(std::move(dialed->stream), d.key);
+  conn->attach_slot(std::move(d.slot));
+  put(std::move(conn));
+}
+
 void ConnectionPool::close_all() {
   closed_ = true;
+  auto orphans = std::move(orphan_dials_);
+  orphan_dials_.clear();
+  for (auto& [id, d] : orphans) {
+    if (d.timer) reactor_.cancel_timer(d.timer);
+    *d.sink = nullptr;  // nothing reaches the pool from the chain any more
+    reactor_.destroy_later(std::move(d.chain));
+  }
   h1_waiters_.clear();
   slots_->waiters.clear();
   auto origins = std::move(origins_);
@@ -207,9 +248,16 @@ void ConnectionPool::Acquisition::abandon() {
   abandoned_ = true;
   take_ = nullptr;
   stop_waiting();
+  if (dial_ && served_ && options_.reuse && !pool_.closed_) {
+    // Served by a connection another request freed: our dial goes on for
+    // the next request (see OrphanDial).
+    pool_.adopt_dial(std::move(dial_), std::move(dial_sink_), std::move(dial_slot_), options_.key,
+                     options_.orphan_dial_bound);
+  }
   // Destroying the chain stops every step (we are never inside its call
   // here: on_dialed takes it first).
   dial_.reset();
+  dial_sink_.reset();
   dial_slot_.reset();
   if (owns_shared_dial_) {
     owns_shared_dial_ = false;
@@ -229,6 +277,7 @@ void ConnectionPool::Acquisition::stop_waiting() {
 }
 
 void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>> r) {
+  if (r) served_ = true;
   auto take = std::move(take_);
   take_ = nullptr;
   stop_waiting();
@@ -239,6 +288,7 @@ void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>
 void ConnectionPool::Acquisition::acquire(Take take) {
   if (abandoned_) return;
   take_ = std::move(take);
+  served_ = false;
   find();
 }
 
@@ -327,8 +377,12 @@ void ConnectionPool::Acquisition::start_dial(Slot slot) {
   dial_slot_ = std::move(slot);
   report(AcquireProgress::dialing);
   dial_ = build_connection_chain(pool_.reactor_, pool_.resolver_, options_.dial);
-  dial_->start(Connected{}, [this, alive = liveness_.watch()](Result<Connected> r) {
+  dial_sink_ = std::make_shared<DialSink>([this, alive = liveness_.watch()](Result<Connected> r) {
     if (alive) on_dialed(std::move(r));
+  });
+  dial_->start(Connected{}, [sink = dial_sink_](Result<Connected> r) {
+    DialSink to = *sink;  // a copy: the call may replace or free the sink
+    if (to) to(std::move(r));
   });
 }
 
@@ -345,6 +399,7 @@ Result<std::shared_ptr<HttpConnection>> ConnectionPool::Acquisition::make_connec
 
 void ConnectionPool::Acquisition::on_dialed(Result<Connected> r) {
   pool_.reactor_.destroy_later(std::move(dial_));  // we are inside its callback
+  dial_sink_.reset();
   Slot slot = std::move(dial_slot_);
   const std::string key = options_.key;
   ConnectionPool& pool = pool_;

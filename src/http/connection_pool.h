@@ -52,6 +52,10 @@ struct AcquireOptions {
   // Keep-alive on: a connection another request frees before this one's
   // dial ends may be taken (Go's idleConnWait; not with disableKeepAlives).
   bool late_binding = true;
+  // How long a dial this request leaves to the pool may still run (see
+  // OrphanDial): the request's own timeout, so that a dial lasts no longer
+  // than it would have with its request.
+  std::chrono::milliseconds orphan_dial_bound{30000};
   // For an HTTP/2 connection this request's dial makes.
   std::shared_ptr<const H2Fingerprint> h2;  // never null when may_h2
   H2Limits h2_limits;
@@ -95,6 +99,20 @@ class ConnectionPool {
   };
   struct Slots;
   using H1Take = std::function<void(std::shared_ptr<HttpConnection>)>;
+  // Where a running dial's result goes: its acquisition, or the pool once
+  // the acquisition has left the dial to it.
+  using DialSink = std::function<void(Result<Connected>)>;
+  // A dial whose request was served by a connection another request freed,
+  // and then ended: it goes on, and its connection becomes idle (as Go's
+  // dialConnFor puts a connection nobody took), instead of being cut off
+  // mid-handshake while the next request dials again.
+  struct OrphanDial {
+    std::unique_ptr<ConnectionChain> chain;
+    std::shared_ptr<DialSink> sink;
+    Slot slot;
+    std::string key;
+    Reactor::TimerId timer = 0;  // the bound: the dial ends then
+  };
 
   Origin& origin(const std::string& key) { return origins_[key]; }
   // Drops the key's entry once it holds nothing, so that keys that come
@@ -110,6 +128,9 @@ class ConnectionPool {
   void evict(const std::string& key, HttpConnection* conn);
   // The dial whose protocol was unknown ended; h2 null: failed or HTTP/1.1.
   void end_shared_dial(const std::string& key, const std::shared_ptr<HttpConnection>& h2);
+  void adopt_dial(std::unique_ptr<ConnectionChain> chain, std::shared_ptr<DialSink> sink, Slot slot,
+                  std::string key, std::chrono::milliseconds bound);
+  void on_orphan_dialed(uint64_t id, Result<Connected> dialed);
   std::optional<Slot> try_reserve_slot(const std::string& key);
   void discard(std::shared_ptr<HttpConnection> conn);
 
@@ -120,13 +141,17 @@ class ConnectionPool {
   size_t idle_total_ = 0;
   WaitQueues<H1Take> h1_waiters_;
   std::shared_ptr<Slots> slots_;  // outlives the pool while connections hold slots
+  std::unordered_map<uint64_t, OrphanDial> orphan_dials_;
+  uint64_t last_orphan_id_ = 0;
   bool closed_ = false;
 };
 
 // One request's acquisition of connections for one origin (a hop; a
 // redirect to another origin makes a new one). Destroying it stops every
 // wait, and a dial of its own still running ends with it, as upstream's
-// request context ends its dial.
+// request context ends its dial; except when the request was served by a
+// connection another one freed: then the dial is left to the pool, which
+// keeps its connection idle (OrphanDial).
 class ConnectionPool::Acquisition {
  public:
   using Take = std::function<void(Result<std::shared_ptr<HttpConnection>>)>;
@@ -172,7 +197,9 @@ class ConnectionPool::Acquisition {
   uint64_t generation_ = 0;  // which find() a slot wake-up is for
   bool waiting_for_shared_dial_ = false;
   std::unique_ptr<ConnectionChain> dial_;
+  std::shared_ptr<DialSink> dial_sink_;  // the running dial's callback goes through it
   Slot dial_slot_;
+  bool served_ = false;            // a connection was delivered (maybe while our dial ran)
   bool owns_shared_dial_ = false;  // others wait on our dial
   bool abandoned_ = false;
   Liveness liveness_;

@@ -294,6 +294,7 @@ void Transaction::begin_hop() {
     a.may_h2 = url_.scheme == "https" && !options_.force_http1;
     a.reuse = !client_->single_request();
     a.late_binding = !options_.transport.disable_keep_alives;
+    if (options_.timeout.count() > 0) a.orphan_dial_bound = options_.timeout;
     a.h2 = options_.h2;
     a.h2_limits.idle_timeout = client_->pool().idle_timeout();
     if (options_.transport.max_response_header_bytes > 0) {
@@ -600,7 +601,8 @@ void Transaction::complete(Response r) {
   }
   release_connection(false);
   // A dial still running ends with the request, as upstream's request
-  // context ends it.
+  // context ends it (unless another connection served the request: then
+  // the pool keeps the dial, ConnectionPool::Acquisition).
   end_acquisition();
   client_->remove(this);
   if (client_->single_request()) client_->pool().close_all();

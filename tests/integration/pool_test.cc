@@ -3,9 +3,10 @@
 // Transport does it. A request that found no idle connection waits for
 // whichever comes first, the connection it dials or one another request
 // frees; its dial, when it finishes later, goes to the next waiter or idle,
-// and it ends with its request.
+// also after its request ended (bounded by the request's timeout).
 #include <chrono>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -88,15 +89,90 @@ TEST_CASE("h1 late binding: requests whose dials hang take the connection anothe
   INFO(stats.dump());
   CHECK(stats["handshakes"] == 1);
   CHECK(stats["accepted"] == 4);  // every request dialed: none waited for a connection instead
-  // Each held dial ends with its request, as upstream's request context
-  // ends it: the server sees the three close.
+  // The three held dials outlive their requests (upstream cuts them off
+  // mid-handshake, and the next burst dials again): released, they finish
+  // and go idle, so four requests at once dial nothing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  stats = server.get("/release");
+  CHECK(stats["heldClosed"] == 0);
   auto deadline = Clock::now() + std::chrono::seconds(5);
-  while (stats["heldClosed"] != 3 && Clock::now() < deadline) {
+  while (stats["handshakes"] != 4 && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     stats = server.get("/stats");
   }
-  CHECK(stats["heldClosed"] == 3);
+  REQUIRE(stats["handshakes"] == 4);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the client saw them finish
+  std::set<std::string> again;
+  for (int i = 0; i < 4; ++i) again.insert(start(session, server.url + "/port-after/100"));
+  auto second = collect(again, std::chrono::seconds(8));
+  REQUIRE(second.size() == again.size());
+  std::set<std::string> ports2;
+  for (auto& [id, r] : second) {
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    ports2.insert(r["body"].get<std::string>());
+  }
+  CHECK(ports2.size() == 4);
+  stats = server.get("/stats");
+  CHECK(stats["accepted"] == 4);
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
+}
+
+TEST_CASE("h1 late binding: a dial left to the pool ends with the request's timeout, and with the session",
+          "[h1][pool]") {
+  lib();
+  std::unique_ptr<HeldServer> current;  // one per part: only its first handshake goes through
+  auto held_closed_within = [&](int want, std::chrono::milliseconds bound) {
+    HeldServer& server = *current;
+    json stats = server.get("/stats");
+    auto deadline = Clock::now() + bound;
+    while (stats["heldClosed"] < want && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      stats = server.get("/stats");
+    }
+    INFO(stats.dump());
+    return stats["heldClosed"].get<int>();
+  };
+  // By the timeout: two requests with a 1 s timeout; the second is served
+  // by the first's connection, its held dial is closed about 1 s later.
+  {
+    current = std::make_unique<HeldServer>();
+    HeldServer& server = *current;
+    const std::string session = "orphan-bound";
+    std::set<std::string> ids;
+    for (int i = 0; i < 2; ++i) {
+      json in = {{"sessionId", session},
+                 {"requestUrl", server.url + "/port-after/100"},
+                 {"requestMethod", "GET"},
+                 {"timeoutMilliseconds", 1000}};
+      std::string text = in.dump();
+      json r = json::parse(lib().requestAsync(text.data()));
+      REQUIRE(r.contains("id"));
+      ids.insert(r["id"].get<std::string>());
+    }
+    auto done = collect(ids, std::chrono::seconds(5));
+    REQUIRE(done.size() == 2);
+    for (auto& [id, r] : done) {
+      INFO(r.dump());
+      CHECK(r["status"] == 200);
+    }
+    CHECK(held_closed_within(1, std::chrono::milliseconds(300)) == 0);  // still running
+    CHECK(held_closed_within(1, std::chrono::seconds(3)) == 1);
+    itest::call_fn(lib().destroySession, {{"sessionId", session}});
+  }
+  // By the session: destroySession ends a dial left to the pool at once.
+  {
+    current = std::make_unique<HeldServer>();
+    HeldServer& server = *current;
+    const std::string session = "orphan-destroy";
+    std::set<std::string> ids;
+    for (int i = 0; i < 2; ++i) ids.insert(start(session, server.url + "/port-after/100"));
+    auto done = collect(ids, std::chrono::seconds(5));
+    REQUIRE(done.size() == 2);
+    CHECK(held_closed_within(1, std::chrono::milliseconds(300)) == 0);  // 30 s bound: still running
+    itest::call_fn(lib().destroySession, {{"sessionId", session}});
+    CHECK(held_closed_within(1, std::chrono::seconds(2)) == 1);
+  }
 }
 
 TEST_CASE("h1 late binding: a dial that finishes after its request took another connection goes idle",
