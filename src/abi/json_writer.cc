@@ -29,9 +29,21 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return 0;
 }
 
+// Stands in for the output string where only the size is wanted.
+struct SizeCounter {
+  size_t size = 0;
+  void push_back(char) { ++size; }
+  void append(const char*, size_t n) { size += n; }
+  template <size_t N>
+  void append(const char (&)[N]) {
+    size += N - 1;
+  }
+};
+
 // The escape a byte below 0x80 needs (Go's HTML-safe encodeState.string),
 // appended; count_json_plain_prefix has already passed over the others.
-void append_ascii_escape(std::string& out, unsigned char c) {
+template <typename Out>
+void append_ascii_escape(Out& out, unsigned char c) {
   static constexpr char kHex[] = "0123456789abcdef";
   switch (c) {
     case '"':
@@ -57,9 +69,9 @@ void append_ascii_escape(std::string& out, unsigned char c) {
   }
 }
 
-}  // namespace
-
-void append_json_string(std::string& out, std::string_view s) {
+// append_json_string, written into `out` (a string, or a SizeCounter).
+template <typename Out>
+void write_json_string(Out& out, std::string_view s) {
   out.push_back('"');
   // Bytes that go out as they are (plain ASCII and well-formed UTF-8 other
   // than U+2028/9) are copied in runs; a run ends only where an escape goes.
@@ -99,9 +111,34 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) { write_json_string(out, s); }
+
+size_t json_string_size(std::string_view s) {
+  SizeCounter counter;
+  write_json_string(counter, s);
+  return counter.size;
+}
+
 std::string response_to_json(const Response& r) {
   std::string out;
-  out.reserve(r.body.size() + 256);
+  // Sized once: for a large body the JSON is written into its final buffer
+  // (no regrowth, no copy when it is handed to the caller). The scan that
+  // sizes the body costs a fraction of writing it.
+  size_t fields = 256;
+  if (r.headers) {
+    for (const auto& [k, values] : *r.headers) {
+      fields += k.size() + 8;
+      for (const auto& v : values) fields += v.size() + 8;
+    }
+  }
+  if (r.cookies) {
+    for (const auto& [k, v] : *r.cookies) fields += k.size() + v.size() + 8;
+  }
+  // Header and cookie text escapes at most 6 bytes per byte; the guess is
+  // exact for plain text and the string grows on its own otherwise.
+  out.reserve(json_string_size(r.body) + fields + r.target.size() + r.id.size());
   out.append("{\"cookies\":");
   if (r.cookies) {
     out.push_back('{');

@@ -11,6 +11,8 @@
 namespace tlsc {
 
 void append_json_string(std::string& out, std::string_view s);
+// How many bytes append_json_string would append for s (quotes included).
+size_t json_string_size(std::string_view s);
 std::string response_to_json(const Response& r);
 // {"expires":…,"domain":…,"name":…,"path":…,"value":…,"maxAge":…,"secure":…,"httpOnly":…}
 void append_cookie_json(std::string& out, const Cookie& c);

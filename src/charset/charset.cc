@@ -20,4 +20,15 @@ std::string to_utf8(std::string_view body, std::string_view content_type) noexce
   }
 }
 
+std::string to_utf8_owned(std::string&& body, std::string_view content_type) noexcept {
+  if (body.empty()) return {};
+  try {
+    const Decision d = determine_encoding(body, content_type);
+    if (d.passthrough || detail::decodes_to_itself(d.encoding, body)) return std::move(body);
+  } catch (const std::bad_alloc&) {
+    return {};
+  }
+  return to_utf8(std::string_view(body), content_type);
+}
+
 }  // namespace tlsc::charset

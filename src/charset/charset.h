@@ -13,5 +13,9 @@ namespace tlsc::charset {
 // declares UTF-16, it passes the bytes through unchanged. Never throws; on
 // allocation failure it returns an empty string.
 std::string to_utf8(std::string_view body, std::string_view content_type) noexcept;
+// The same for a body the caller gives up: when the conversion would
+// return the bytes unchanged (passed through, valid UTF-8, ASCII in a
+// single-byte encoding) the body itself comes back, not a copy.
+std::string to_utf8_owned(std::string&& body, std::string_view content_type) noexcept;
 
 }  // namespace tlsc::charset

@@ -1,10 +1,10 @@
 #include "charset/decoders.h"
 #include "charset/tables.h"
+#include "core/byte_scan.h"
 
 namespace tlsc::charset::detail {
 
 std::string decode(Encoding e, std::string_view in) {
-  namespace t = tables;
   switch (e) {
     case Encoding::utf8:
       return decode_utf8(in);
@@ -28,65 +28,82 @@ std::string decode(Encoding e, std::string_view in) {
       return decode_gbk(in, true);
     case Encoding::big5:
       return decode_big5(in);
+    default:
+      break;
+  }
+  if (const auto* table = single_byte_table(e)) return decode_single_byte(in, *table);
+  return std::string(in);
+}
+
+const std::array<std::uint16_t, 128>* single_byte_table(Encoding e) {
+  namespace t = tables;
+  switch (e) {
     case Encoding::ibm866:
-      return decode_single_byte(in, t::ibm866);
+      return &t::ibm866;
     case Encoding::iso8859_2:
-      return decode_single_byte(in, t::iso8859_2);
+      return &t::iso8859_2;
     case Encoding::iso8859_3:
-      return decode_single_byte(in, t::iso8859_3);
+      return &t::iso8859_3;
     case Encoding::iso8859_4:
-      return decode_single_byte(in, t::iso8859_4);
+      return &t::iso8859_4;
     case Encoding::iso8859_5:
-      return decode_single_byte(in, t::iso8859_5);
+      return &t::iso8859_5;
     case Encoding::iso8859_6:
-      return decode_single_byte(in, t::iso8859_6);
+      return &t::iso8859_6;
     case Encoding::iso8859_7:
-      return decode_single_byte(in, t::iso8859_7);
+      return &t::iso8859_7;
     case Encoding::iso8859_8:
     case Encoding::iso8859_8i:
-      return decode_single_byte(in, t::iso8859_8);
+      return &t::iso8859_8;
     case Encoding::iso8859_10:
-      return decode_single_byte(in, t::iso8859_10);
+      return &t::iso8859_10;
     case Encoding::iso8859_13:
-      return decode_single_byte(in, t::iso8859_13);
+      return &t::iso8859_13;
     case Encoding::iso8859_14:
-      return decode_single_byte(in, t::iso8859_14);
+      return &t::iso8859_14;
     case Encoding::iso8859_15:
-      return decode_single_byte(in, t::iso8859_15);
+      return &t::iso8859_15;
     case Encoding::iso8859_16:
-      return decode_single_byte(in, t::iso8859_16);
+      return &t::iso8859_16;
     case Encoding::koi8_r:
-      return decode_single_byte(in, t::koi8_r);
+      return &t::koi8_r;
     case Encoding::koi8_u:
-      return decode_single_byte(in, t::koi8_u);
+      return &t::koi8_u;
     case Encoding::macintosh:
-      return decode_single_byte(in, t::macintosh);
+      return &t::macintosh;
     case Encoding::x_mac_cyrillic:
-      return decode_single_byte(in, t::x_mac_cyrillic);
+      return &t::x_mac_cyrillic;
     case Encoding::windows874:
-      return decode_single_byte(in, t::windows874);
+      return &t::windows874;
     case Encoding::windows1250:
-      return decode_single_byte(in, t::windows1250);
+      return &t::windows1250;
     case Encoding::windows1251:
-      return decode_single_byte(in, t::windows1251);
+      return &t::windows1251;
     case Encoding::windows1252:
-      return decode_single_byte(in, t::windows1252);
+      return &t::windows1252;
     case Encoding::windows1253:
-      return decode_single_byte(in, t::windows1253);
+      return &t::windows1253;
     case Encoding::windows1254:
-      return decode_single_byte(in, t::windows1254);
+      return &t::windows1254;
     case Encoding::windows1255:
-      return decode_single_byte(in, t::windows1255);
+      return &t::windows1255;
     case Encoding::windows1256:
-      return decode_single_byte(in, t::windows1256);
+      return &t::windows1256;
     case Encoding::windows1257:
-      return decode_single_byte(in, t::windows1257);
+      return &t::windows1257;
     case Encoding::windows1258:
-      return decode_single_byte(in, t::windows1258);
+      return &t::windows1258;
     case Encoding::x_user_defined:
-      return decode_single_byte(in, t::x_user_defined);
+      return &t::x_user_defined;
+    default:
+      return nullptr;
   }
-  return std::string(in);
+}
+
+bool decodes_to_itself(Encoding e, std::string_view in) {
+  if (e == Encoding::utf8) return valid_utf8_prefix(in) == in.size();
+  if (single_byte_table(e) != nullptr) return count_ascii_prefix(in.data(), in.size()) == in.size();
+  return false;
 }
 
 }  // namespace tlsc::charset::detail

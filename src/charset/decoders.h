@@ -19,6 +19,9 @@ std::string decode_single_byte(std::string_view in, const std::array<std::uint16
 // unicode.UTF8 decoder: valid UTF-8 (a BOM included) is copied, each maximal
 // invalid subpart becomes one U+FFFD.
 std::string decode_utf8(std::string_view in);
+// How many bytes from the start are well-formed UTF-8 (decode_utf8 copies
+// them unchanged).
+std::size_t valid_utf8_prefix(std::string_view in);
 
 // unicode.UTF16(endianness, IgnoreBOM): a BOM is decoded as U+FEFF.
 std::string decode_utf16(std::string_view in, bool big_endian);
@@ -35,5 +38,13 @@ std::string decode_big5(std::string_view in);
 // any input, the empty one included (x/text emits it at end of input;
 // to_utf8 never gets there with an empty body).
 std::string decode(Encoding e, std::string_view in);
+
+// The table of a single-byte encoding (decode_single_byte), or null.
+const std::array<std::uint16_t, 128>* single_byte_table(Encoding e);
+
+// decode(e, in) would return `in` itself: valid UTF-8 for UTF-8, ASCII for
+// a single-byte encoding. Lets a caller that owns the body keep it instead
+// of copying it (most bodies are one of the two).
+bool decodes_to_itself(Encoding e, std::string_view in);
 
 }  // namespace tlsc::charset::detail

@@ -37,6 +37,20 @@ std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& vali
 
 }  // namespace
 
+std::size_t valid_utf8_prefix(std::string_view in) {
+  std::size_t i = 0;
+  while (i < in.size()) {
+    if (byte_at(in, i) < 0x80) {
+      i += count_ascii_prefix(in.data() + i, in.size() - i);
+      if (i == in.size()) break;
+    }
+    std::size_t valid_size = 0;
+    if (invalid_prefix(in, i, valid_size) != 0) return i;
+    i += valid_size;
+  }
+  return in.size();
+}
+
 std::string decode_utf8(std::string_view in) {
   std::string out;
   out.reserve(in.size());

@@ -46,7 +46,7 @@ BuiltResponse build_response(Response r, const ResponseHead& head, const Url& fi
   }
   if (body.empty()) return {std::move(r), std::nullopt};
   const std::string* ct = header_value(head, "Content-Type");
-  std::string text = charset::to_utf8(body, ct ? *ct : std::string_view());
+  std::string text = charset::to_utf8_owned(std::move(body), ct ? *ct : std::string_view());
   if (delivery.stream_output_path) {
     // Upstream writes the converted body into the file and returns an
     // empty body.

@@ -2,6 +2,7 @@
 // sniffer. Input layout: first byte N, then N bytes of Content-Type value,
 // then the body. Invariants checked beyond "no crash, no UB":
 //   - a passthrough decision returns the body unchanged;
+//   - an owned body converts to the same bytes as a viewed one;
 //   - every other decision returns valid UTF-8 (all decoders replace errors);
 //   - the sniffer always names some type.
 #include <cstddef>
@@ -70,6 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (!is_valid_utf8(out)) {
     std::abort();
   }
+  // The owned-body path (which keeps the body where it converts to itself)
+  // gives the same bytes.
+  if (tlsc::charset::to_utf8_owned(std::string(body), content_type) != out) std::abort();
   if (tlsc::detect_content_type(body).empty()) std::abort();
   if (tlsc::detect_content_type(view).empty()) std::abort();
   return 0;

@@ -38,6 +38,8 @@ void check_cases(const std::vector<Case>& cases) {
     const auto decision = tlsc::charset::determine_encoding(c.body, c.content_type);
     CHECK(tlsc::charset::canonical_name(decision.encoding) == c.encoding);
     CHECK(tlsc::charset::to_utf8(c.body, c.content_type) == c.expected);
+    // An owned body gives the same bytes (kept, not copied, where unchanged).
+    CHECK(tlsc::charset::to_utf8_owned(std::string(c.body), c.content_type) == c.expected);
   }
 }
 
@@ -665,4 +667,28 @@ TEST_CASE("prescan_meta: Go's meta rules", "[charset]") {
   CHECK(tlsc::charset::charset_from_meta_content("charset;charset=x") == "x");
   CHECK(tlsc::charset::charset_from_meta_content("charset='x") == "");
   CHECK(tlsc::charset::charset_from_meta_content("charset=x;y") == "x");
+}
+
+TEST_CASE("to_utf8: an owned body that converts to itself comes back without a copy", "[charset]") {
+  auto same_buffer = [](std::string body, std::string_view content_type) {
+    const std::string copy = body;
+    // Long enough to live on the heap, so that a move keeps its buffer.
+    const char* before = body.data();
+    std::string out = tlsc::charset::to_utf8_owned(std::move(body), content_type);
+    CHECK(out == tlsc::charset::to_utf8(std::string_view(copy), content_type));
+    return out.data() == before;
+  };
+  const std::string ascii(4096, 'a');
+  const std::string utf8 = std::string(2000, 'b') + "\xC3\xA9\xE2\x82\xAC" + std::string(2000, 'c');
+  const std::string latin1 = std::string(2000, 'd') + "\xE9" + std::string(2000, 'e');
+  CHECK(same_buffer(ascii, "text/html"));                  // windows-1252, ASCII
+  CHECK(same_buffer(ascii, "text/html; charset=koi8-r"));  // single-byte, ASCII
+  CHECK(same_buffer(utf8, "text/html; charset=utf-8"));    // valid UTF-8
+  const std::string utf8_early = "\xC3\xA9" + utf8;        // non-ASCII in Go's 1024-byte preview
+  CHECK(same_buffer(utf8_early, "text/html"));             // sniffed UTF-8: passed through
+  CHECK_FALSE(same_buffer(utf8, "text/html"));  // ASCII preview: windows-1252, and the é converted
+  CHECK_FALSE(same_buffer(latin1, "text/html; charset=utf-8"));         // invalid: U+FFFD
+  CHECK_FALSE(same_buffer(latin1, "text/html; charset=windows-1252"));  // converted
+  CHECK_FALSE(same_buffer(ascii, "text/html; charset=utf-16le"));       // not ASCII-compatible
+  CHECK_FALSE(same_buffer(ascii, "text/html; charset=shift_jis"));      // no fast path
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,40 @@ TEST_CASE("json: strings escaped as Go's encoder escapes them", "[json]") {
   std::string out;
   tlsc::append_json_string(out, std::string("a\"b\\c\n\t<>&\x01\xe2\x80\xa8 \xff\xc3\xa9", 18));
   CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u003c\\u003e\\u0026\\u0001\\u2028 \\ufffd\xc3\xa9\"");
+}
+
+TEST_CASE("json: json_string_size is the size append_json_string writes", "[json]") {
+  // Every byte value, alone and in runs and mixes at several lengths (the
+  // wide scans' edges), and the sequences with their own rules.
+  std::vector<std::string> inputs = {"",         "\xe2\x80\xa8",     "\xe2\x80\xa9",
+                                     "\xe2\x80", "\xf0\x9f\x98\x80", "\xed\xa0\x80",
+                                     "\xc0\xaf", "\xf4\x90\x80\x80"};
+  for (int b = 0; b < 256; ++b) {
+    inputs.push_back(std::string(1, static_cast<char>(b)));
+    for (size_t n : {15u, 16u, 17u, 63u, 64u, 65u}) {
+      inputs.push_back(std::string(n, static_cast<char>(b)));
+      std::string mixed(n, 'a');
+      mixed.push_back(static_cast<char>(b));
+      mixed.append(n, 'z');
+      inputs.push_back(std::move(mixed));
+    }
+  }
+  uint32_t x = 12345;
+  for (int k = 0; k < 200; ++k) {
+    std::string s;
+    for (int i = 0; i < 300; ++i) {
+      x = x * 1103515245 + 12345;
+      s.push_back(
+          static_cast<char>(k % 2 ? (x >> 16) & 0xFF : "ab<\"\xc3\xa9\xe2\x80\xa8\n"[(x >> 16) % 10]));
+    }
+    inputs.push_back(s);
+  }
+  for (const auto& in : inputs) {
+    std::string out;
+    tlsc::append_json_string(out, in);
+    INFO(in.size());
+    REQUIRE(tlsc::json_string_size(in) == out.size());
+  }
 }
 
 TEST_CASE("json: a response in upstream's field order", "[json]") {
