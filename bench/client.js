@@ -254,13 +254,12 @@ async function makeClient(name, inflight) {
       close: () => c.exit(),
     };
   }
-  // upstream's transport keeps 2 idle connections per host (Go's default),
-  // so at higher concurrency most requests would open a new connection; the
-  // reference clients keep every connection. BENCH_OURS_IDLE=match (default)
-  // passes transportOptions.maxIdleConnsPerHost = in flight; =default leaves
-  // upstream's default. keepAlive false: disableKeepAlives (one session, so
-  // TLS sessions are resumed as Node's agent does).
-  const idle = process.env.BENCH_OURS_IDLE || 'match';
+  // BENCH_OURS_IDLE=default (the default): no transportOptions, the library
+  // as a user runs it (it keeps the connections a session used, abi/COMPAT.md).
+  // =match: the tuned configuration, transportOptions.maxIdleConns(PerHost)
+  // = in flight. keepAlive false: disableKeepAlives (one session, so TLS
+  // sessions are resumed as Node's agent does).
+  const idle = process.env.BENCH_OURS_IDLE || 'default';
   const transportOptions = !keepAlive ? { disableKeepAlives: true }
     : idle === 'default' ? undefined
       : { maxIdleConns: Math.max(2, inflight), maxIdleConnsPerHost: Math.max(2, inflight) };

@@ -94,6 +94,11 @@ function start({ certDir, leaf = 'good', port = 0, get = () => undefined }) {
     stream.resume(); // a request body, if any, is read and dropped
     const r = common.route(url);
     if (!r) return answer(404, { path: url, error: 'no such route' });
+    if (r.bodyBytes !== undefined) {
+      const buf = common.bodyText(r.bodyBytes);
+      stream.respond({ ':status': 200, 'content-type': 'text/html; charset=utf-8', 'content-length': buf.length });
+      return stream.end(buf);
+    }
     if (!r.delayMs) return answer(200, { path: url, delay: 0 });
     timer = setTimeout(() => { timer = null; answer(200, { path: url, delay: r.delayMs }); }, r.delayMs);
     return undefined;

@@ -46,6 +46,7 @@ function start({ certDir, leaf = 'good', port = 0 }) {
     req.on('end', () => {
       const r = common.route(req.url);
       if (!r) return common.sendJson(res, 404, { path: req.url, error: 'no such route' });
+      if (r.bodyBytes !== undefined) return common.sendBody(res, r.bodyBytes);
       if (!r.delayMs) return common.sendJson(res, 200, { path: req.url, delay: 0 });
       const t = setTimeout(() => common.sendJson(res, 200, { path: req.url, delay: r.delayMs }), r.delayMs);
       res.on('close', () => clearTimeout(t));

@@ -35,10 +35,22 @@ const CFG = {
   cpuInflight: num('BENCH_CPU_INFLIGHT', 64),
   cpuRequests: num('BENCH_CPU_REQUESTS', 3000),
   cpuSeconds: num('BENCH_CPU_SECONDS', 15),
-  oursIdle: env('BENCH_OURS_IDLE', 'match'),
+  oursIdle: env('BENCH_OURS_IDLE', 'default'),
   out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
-  // which parts: http (plain HTTP), https (= https-load + https-conn), h2
-  only: list('BENCH_ONLY', 'http,https,h2'),
+  // which parts: http (plain HTTP), https (= https-load + https-conn), h2,
+  // body (text bodies over HTTPS/1.1 and HTTPS/2)
+  only: list('BENCH_ONLY', 'http,https,h2,body'),
+  // part body: /body/<bytes> of the TLS servers, each size with its own
+  // in-flight count and request count (bytes:inflight:requests)
+  body: {
+    clients: list('BENCH_BODY_CLIENTS', 'node-fetch,undici,wreq-js,impit,cycletls,ours-koffi'),
+    sizes: list('BENCH_BODY_SIZES', '65536:16:2000,262144:16:800,10485760:1:20').map((t) => {
+      const [bytes, inflight, requests] = t.split(':').map(Number);
+      return { bytes, inflight, requests };
+    }),
+    protocols: list('BENCH_BODY_PROTOCOLS', 'h1,h2'),
+    seconds: num('BENCH_BODY_SECONDS', 30),
+  },
   https: {
     clients: list('BENCH_HTTPS_CLIENTS', 'node-fetch,undici,wreq-js,impit,cycletls,ours-koffi'),
     inflight: num('BENCH_HTTPS_INFLIGHT', 64),
@@ -91,6 +103,7 @@ CFG.clients = withBaseline(CFG.clients);
 CFG.https.clients = withBaseline(CFG.https.clients);
 CFG.https.connClients = withBaseline(CFG.https.connClients);
 CFG.h2.clients = withBaseline(CFG.h2.clients);
+CFG.body.clients = withBaseline(CFG.body.clients);
 const PARTS = new Set();
 for (const p of CFG.only) {
   if (p === 'https') { PARTS.add('https-load'); PARTS.add('https-conn'); } else PARTS.add(p);
@@ -180,6 +193,9 @@ const fmt = {
 const noH2 = (r) => !!(r && !r.error && r.server && !r.ok && (r.server.unknownProtocol
   || (r.server.tlsErrors && /application protocol/i.test(r.server.firstTlsError || ''))));
 
+// body bytes per second of a body run (MB = 10^6 bytes)
+const mbps = (r) => (r && r.bodyBytes && r.wallMs ? (r.done * r.bodyBytes) / (r.wallMs / 1000) / 1e6 : null);
+
 function cell(r, metric) {
   if (!r) return 'n/a';
   if (r.error) return 'ERROR';
@@ -187,6 +203,7 @@ function cell(r, metric) {
   let s;
   switch (metric) {
     case 'rps': s = fmt.int(r.rps); break;
+    case 'mbps': s = `${fmt.f1(mbps(r))} MB/s`; break;
     case 'wall': s = `${fmt.int(r.wallMs)} ms`; break;
     case 'peak': s = `${fmt.mb(r.peakRssKB)} MB`; break;
     case 'cpu': s = `${fmt.f1(r.cpuPerReqUs)} µs`; break;
@@ -213,7 +230,7 @@ function table(rows, clients) {
     const line = [row.label, ...clients.map((c) => cell(row.results[c], row.metric))];
     for (const [o, r] of ratioCols) {
       const a = row.results[o]; const b = row.results[r];
-      const val = (x) => (!x || x.error || noH2(x) ? null : row.metric === 'rps' ? x.rps : row.metric === 'wall' ? x.wallMs : row.metric === 'peak' ? x.peakRssKB : row.metric === 'cpu' ? x.cpuPerReqUs : row.metric === 'cpumain' ? (x.mainThreadCpuMs * 1000) / x.done : null);
+      const val = (x) => (!x || x.error || noH2(x) ? null : row.metric === 'rps' ? x.rps : row.metric === 'mbps' ? mbps(x) : row.metric === 'wall' ? x.wallMs : row.metric === 'peak' ? x.peakRssKB : row.metric === 'cpu' ? x.cpuPerReqUs : row.metric === 'cpumain' ? (x.mainThreadCpuMs * 1000) / x.done : null);
       const va = val(a); const vb = val(b);
       const cut = (a && !a.error && !a.finished) || (b && !b.error && !b.finished);
       line.push(fmt.ratio(va, vb) + (cut && row.metric === 'wall' ? '*' : ''));
@@ -502,6 +519,70 @@ async function partH2(lib, runs, certs) {
   return { table: { title: `HTTPS over HTTP/2, /delay/${CFG.delayMs}`, clients, rows: [...loopRows, ...burstRows] }, bar };
 }
 
+// Text bodies of each size, over HTTPS/1.1 (bench/https_server.js) and
+// HTTPS/2 (bench/h2_server.js): MB/s, CPU per request (and the JS thread's
+// share of it), peak RSS. Returns {table, bar}: bar holds the issue's
+// targets for ours-koffi against the best peer of each row.
+async function partBody(lib, runs, certs) {
+  const H = CFG.https;
+  const B = CFG.body;
+  const caFile = path.join(certs.dir, 'ca.pem');
+  const clients = B.clients.filter((c) => lib.exists || !c.startsWith('ours'));
+  const opts = { env: { SSL_CERT_FILE: caFile }, idleSockets: 0 };
+  const rows = []; const bar = [];
+  const good = (r) => r && !r.error && r.finished && !r.errors && !noH2(r);
+  for (const proto of B.protocols) {
+    const h2 = proto === 'h2';
+    const server = h2
+      ? await spawnH2Server({ certDir: certs.dir, leaf: H.leaf, maxSeconds: 3600, maxStreams: 0 })
+      : await spawnHttpsServer({ certDir: certs.dir, leaf: H.leaf, maxSeconds: 3600 });
+    const base = {
+      h2, tls: { caFile, cycletlsVerify: H.cycletlsVerify }, profile: H.oursProfile,
+      browser: { wreq: H.wreqBrowser, impit: H.impitBrowser },
+      cycletls: { ja3: H.cycletlsJa3, userAgent: H.cycletlsUserAgent, reuse: CFG.h2.cycletlsReuse },
+    };
+    const name = h2 ? 'HTTPS/2' : 'HTTPS/1.1';
+    console.log(`body ${name}: server 127.0.0.1:${server.port} (pid ${server.child.pid})`);
+    try {
+      for (const { bytes, inflight, requests } of B.sizes) {
+        const size = bytes >= 1 << 20 ? `${bytes / (1 << 20)} MiB` : `${bytes / 1024} KiB`;
+        const tput = { label: `${name} ${size} @${inflight}: MB/s`, metric: 'mbps', results: {} };
+        const cpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+        const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+        const peak = { label: `  peak RSS`, metric: 'peak', results: {} };
+        for (const c of clients) {
+          const r = await runMeasured(server.statsPort, Object.assign({}, base, {
+            client: c, scenario: `body-${proto}-${bytes}`, mode: 'loop', inflight, url: server.url(`/body/${bytes}`),
+            // large bodies: no warm-up, so that the RSS at the start is the
+            // client's own before any body (peak RSS over the body below)
+            requests, deadlineMs: B.seconds * 1000, warmup: bytes >= 1 << 20 ? 0 : inflight,
+          }), opts);
+          r.bodyBytes = bytes;
+          runs.push(r); progress(r);
+          for (const row of [tput, cpu, main, peak]) row.results[c] = r;
+        }
+        rows.push(tput, cpu, main, peak);
+        const peers = clients.filter((c) => !c.startsWith('ours') && !c.startsWith('baseline') && good(tput.results[c]));
+        const best = (f, lower) => peers.reduce((a, c) => (a === null || (lower ? f(tput.results[c]) < f(tput.results[a]) : f(tput.results[c]) > f(tput.results[a])) ? c : a), null);
+        const o = tput.results['ours-koffi'];
+        if (good(o) && peers.length) {
+          const fast = best(mbps, false); const lean = best((r) => r.cpuPerReqUs, true);
+          bar.push({
+            row: `${name} ${size}`, mbpsRatio: mbps(o) / mbps(tput.results[fast]), fastestPeer: fast,
+            cpuRatio: o.cpuPerReqUs / tput.results[lean].cpuPerReqUs, leanestPeer: lean,
+            // what the run added to the client's RSS, in body sizes (only
+            // where there was no warm-up: the RSS at the start is the
+            // client's own)
+            peakRssOverBody: bytes >= 1 << 20 ? ((o.peakRssKB - o.rssStartKB) * 1024) / bytes : null,
+          });
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  return { table: { title: 'text bodies (/body/<bytes>)', clients, rows }, bar };
+}
 
 async function main() {
   const t0 = Date.now();
@@ -513,10 +594,10 @@ async function main() {
     process.exit(2);
   }
   for (const p of PARTS) {
-    if (!['http', 'https-load', 'https-conn', 'h2'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
+    if (!['http', 'https-load', 'https-conn', 'h2', 'body'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
   }
   console.log(`bench: parts ${[...PARTS].join(', ')}; ${os.cpus().length} cpus, node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? "upstream's default (2 per host)" : 'as many as in flight'}`);
+  console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? 'the library default (no transportOptions)' : 'tuned: transportOptions maxIdleConns(PerHost) = in flight'}`);
 
   const runs = [];
   const tables = {};
@@ -524,8 +605,8 @@ async function main() {
     const clients = CFG.clients.filter((c) => lib.exists || !c.startsWith('ours'));
     tables.http = { title: `plain HTTP, /delay/${CFG.delayMs} and /fixed`, clients, rows: await partHttp(clients, runs) };
   }
-  let h2Bar;
-  if (PARTS.has('https-load') || PARTS.has('https-conn') || PARTS.has('h2')) {
+  let h2Bar; let bodyBar;
+  if (PARTS.has('https-load') || PARTS.has('https-conn') || PARTS.has('h2') || PARTS.has('body')) {
     const certs = makeCerts();
     try {
       if (PARTS.has('https-load') || PARTS.has('https-conn')) Object.assign(tables, await partHttps(PARTS, lib, runs, certs));
@@ -533,6 +614,11 @@ async function main() {
         const { table: t, bar } = await partH2(lib, runs, certs);
         tables.h2 = t;
         h2Bar = bar;
+      }
+      if (PARTS.has('body')) {
+        const { table: t, bar } = await partBody(lib, runs, certs);
+        tables.body = t;
+        bodyBar = bar;
       }
     } finally {
       certs.remove();
@@ -556,6 +642,10 @@ async function main() {
     }
   }
 
+  for (const b of bodyBar || []) {
+    console.log(`body bar, ${b.row}: ours-koffi MB/s ${b.mbpsRatio.toFixed(2)}x ${b.fastestPeer}, CPU/req ${b.cpuRatio.toFixed(2)}x ${b.leanestPeer}${b.peakRssOverBody === null ? '' : `, peak RSS grew by ${b.peakRssOverBody.toFixed(1)}x the body`}`);
+  }
+
   const out = {
     date: new Date().toISOString(),
     gitRev: gitRev(),
@@ -569,6 +659,7 @@ async function main() {
     table: text,
     tables: texts,
     h2Bar,
+    bodyBar,
     runs,
   };
   fs.mkdirSync(path.dirname(CFG.out), { recursive: true });

@@ -15,12 +15,33 @@ function sendJson(res, status, obj, headers = {}) {
   res.end(buf);
 }
 
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+// The text of /body/<bytes>: an HTML page's worth of ASCII markup, with the
+// quotes, '<', '>' and '&' a JSON writer must escape (Go escapes all four),
+// repeated to length. Built once, at the largest size asked for.
+const BODY_LINE = '<div class="item" data-id="42"><a href="/p?a=1&amp;b=2">Lorem ipsum dolor sit amet</a></div>\n';
+let bodyCache = Buffer.alloc(0);
+function bodyText(bytes) {
+  if (bodyCache.length < bytes) bodyCache = Buffer.from(BODY_LINE.repeat(Math.ceil(bytes / BODY_LINE.length)), 'latin1');
+  return bodyCache.subarray(0, bytes);
+}
+
+/** Answers /body/<bytes> with bodyText(bytes) as text/html. */
+function sendBody(res, bytes) {
+  const buf = bodyText(bytes);
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': buf.length });
+  res.end(buf);
+}
+
 /** The bench routes: {delayMs} for /delay/<ms> (capped), {delayMs: 0} for
- * /fixed, null otherwise. Both answer {path, delay} with status 200. */
+ * /fixed, {bodyBytes} for /body/<bytes> (capped), null otherwise. /delay and
+ * /fixed answer {path, delay} with status 200, /body bodyText(bytes). */
 function route(url) {
   const p = url.split('?')[0];
   const parts = p.split('/').filter(Boolean);
   if (parts[0] === 'delay') return { delayMs: Math.max(0, Math.min(MAX_DELAY_MS, parseInt(parts[1], 10) || 0)) };
+  if (parts[0] === 'body') return { delayMs: 0, bodyBytes: Math.max(0, Math.min(MAX_BODY_BYTES, parseInt(parts[1], 10) || 0)) };
   if (p === '/fixed') return { delayMs: 0 };
   return null;
 }
@@ -150,4 +171,4 @@ function runCli(start) {
   }, (err) => { console.error(err); process.exit(1); });
 }
 
-module.exports = { MAX_DELAY_MS, sendJson, route, tlsMaterial, tlsCounters, instrumentTls, controlServer, listen, spawnTlsServer, runCli };
+module.exports = { MAX_DELAY_MS, sendJson, sendBody, bodyText, route, tlsMaterial, tlsCounters, instrumentTls, controlServer, listen, spawnTlsServer, runCli };
