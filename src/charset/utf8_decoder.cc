@@ -35,47 +35,44 @@ std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& vali
   return 0;
 }
 
-}  // namespace
-
-std::size_t valid_utf8_prefix(std::string_view in) {
-  std::size_t i = 0;
+// Where the first ill-formed sequence at or after `from` starts (in.size()
+// if none), and in `bad` how many bytes its maximal subpart takes. ASCII is
+// skipped 16 bytes a step, where it starts (binary bodies have runs of none).
+std::size_t next_invalid(std::string_view in, std::size_t from, std::size_t& bad) {
+  std::size_t i = from;
   while (i < in.size()) {
     if (byte_at(in, i) < 0x80) {
       i += count_ascii_prefix(in.data() + i, in.size() - i);
       if (i == in.size()) break;
     }
     std::size_t valid_size = 0;
-    if (invalid_prefix(in, i, valid_size) != 0) return i;
+    bad = invalid_prefix(in, i, valid_size);
+    if (bad != 0) return i;
     i += valid_size;
   }
   return in.size();
 }
 
+}  // namespace
+
+std::size_t valid_utf8_prefix(std::string_view in) {
+  std::size_t bad = 0;
+  return next_invalid(in, 0, bad);
+}
+
 std::string decode_utf8(std::string_view in) {
   std::string out;
   out.reserve(in.size());
-  // Well-formed stretches are copied whole (a valid body in one append);
-  // ASCII is skipped 16 bytes a step.
-  std::size_t run = 0;
+  // Well-formed stretches are copied whole (a valid body in one append).
   std::size_t i = 0;
-  while (i < in.size()) {
-    // The scan only where ASCII starts: binary bodies have runs of none.
-    if (byte_at(in, i) < 0x80) {
-      i += count_ascii_prefix(in.data() + i, in.size() - i);
-      if (i == in.size()) break;
-    }
-    std::size_t valid_size = 0;
-    const std::size_t bad = invalid_prefix(in, i, valid_size);
-    if (bad == 0) {
-      i += valid_size;
-      continue;
-    }
-    out.append(in.data() + run, i - run);
+  while (true) {
+    std::size_t bad = 0;
+    const std::size_t at = next_invalid(in, i, bad);
+    out.append(in.data() + i, at - i);
+    if (at == in.size()) break;
     append_utf8(out, kReplacementChar);
-    i += bad;
-    run = i;
+    i = at + bad;
   }
-  out.append(in.data() + run, in.size() - run);
   return out;
 }
 

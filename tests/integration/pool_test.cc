@@ -62,6 +62,18 @@ std::map<std::string, json> collect(const std::set<std::string>& ids, std::chron
   return out;
 }
 
+// The client ports (connections) that carried these /port-after answers;
+// each must be a 200.
+std::set<std::string> ports_of(const std::map<std::string, json>& done) {
+  std::set<std::string> ports;
+  for (auto& [id, r] : done) {
+    INFO(r.dump());
+    REQUIRE(r["status"] == 200);
+    ports.insert(r["body"].get<std::string>());
+  }
+  return ports;
+}
+
 }  // namespace
 
 TEST_CASE("h1 late binding: requests whose dials hang take the connection another request frees",
@@ -77,12 +89,7 @@ TEST_CASE("h1 late binding: requests whose dials hang take the connection anothe
   auto done = collect(ids, std::chrono::seconds(8));
   double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   REQUIRE(done.size() == ids.size());
-  std::set<std::string> ports;
-  for (auto& [id, r] : done) {
-    INFO(r.dump());
-    REQUIRE(r["status"] == 200);
-    ports.insert(r["body"].get<std::string>());
-  }
+  std::set<std::string> ports = ports_of(done);
   CHECK(ports.size() == 1);  // all four, one after the other, on the one connection
   CHECK(seconds < 8);
   json stats = server.get("/stats");
@@ -106,12 +113,7 @@ TEST_CASE("h1 late binding: requests whose dials hang take the connection anothe
   for (int i = 0; i < 4; ++i) again.insert(start(session, server.url + "/port-after/100"));
   auto second = collect(again, std::chrono::seconds(8));
   REQUIRE(second.size() == again.size());
-  std::set<std::string> ports2;
-  for (auto& [id, r] : second) {
-    INFO(r.dump());
-    REQUIRE(r["status"] == 200);
-    ports2.insert(r["body"].get<std::string>());
-  }
+  std::set<std::string> ports2 = ports_of(second);
   CHECK(ports2.size() == 4);
   stats = server.get("/stats");
   CHECK(stats["accepted"] == 4);
@@ -205,12 +207,7 @@ TEST_CASE("h1 late binding: a dial that finishes after its request took another 
                                start(session, server.url + "/port-after/100")};
   auto done = collect(ids, std::chrono::seconds(8));
   REQUIRE(done.size() == 2);
-  std::set<std::string> ports;
-  for (auto& [id, r] : done) {
-    INFO(r.dump());
-    REQUIRE(r["status"] == 200);
-    ports.insert(r["body"].get<std::string>());
-  }
+  std::set<std::string> ports = ports_of(done);
   CHECK(ports.size() == 2);
   CHECK(ports.count(a_port) == 1);
   stats = server.get("/stats");
