@@ -246,11 +246,13 @@ void ConnectionPool::Acquisition::abandon() {
   // may be destroyed after its pool (destroy_later).
   if (abandoned_) return;
   abandoned_ = true;
+  // A dial still running with nobody waiting: the request took a
+  // connection another one freed (deliver() took `take_`).
+  const bool served_elsewhere = dial_ && !take_;
   take_ = nullptr;
   stop_waiting();
-  if (dial_ && served_ && options_.reuse && !pool_.closed_) {
-    // Served by a connection another request freed: our dial goes on for
-    // the next request (see OrphanDial).
+  if (served_elsewhere && options_.reuse && !pool_.closed_) {
+    // Our dial goes on for the next request (see OrphanDial).
     pool_.adopt_dial(std::move(dial_), std::move(dial_sink_), std::move(dial_slot_), options_.key,
                      options_.orphan_dial_bound);
   }
@@ -277,7 +279,6 @@ void ConnectionPool::Acquisition::stop_waiting() {
 }
 
 void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>> r) {
-  if (r) served_ = true;
   auto take = std::move(take_);
   take_ = nullptr;
   stop_waiting();
@@ -288,7 +289,6 @@ void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>
 void ConnectionPool::Acquisition::acquire(Take take) {
   if (abandoned_) return;
   take_ = std::move(take);
-  served_ = false;
   find();
 }
 

@@ -199,7 +199,6 @@ class ConnectionPool::Acquisition {
   std::unique_ptr<ConnectionChain> dial_;
   std::shared_ptr<DialSink> dial_sink_;  // the running dial's callback goes through it
   Slot dial_slot_;
-  bool served_ = false;            // a connection was delivered (maybe while our dial ran)
   bool owns_shared_dial_ = false;  // others wait on our dial
   bool abandoned_ = false;
   Liveness liveness_;
