@@ -40,6 +40,12 @@ class HttpConnection {
   // The request's owner gives up: no more observer calls. HTTP/1.1 closes
   // the connection; HTTP/2 resets the stream and carries on.
   virtual void cancel(ExchangeId id) = 0;
+  // Backpressure for a response body read slower than it arrives: while
+  // paused the connection stops taking that body from the network
+  // (HTTP/1.1: stops reading the socket; HTTP/2: withholds the stream's
+  // WINDOW_UPDATE, so its other streams go on). What is already in hand
+  // may still be delivered.
+  virtual void pause_body(ExchangeId id, bool paused) = 0;
   // Can take one more request now.
   virtual bool accepts_requests() const = 0;
   // Carries many requests at once, so the pool shares it (HTTP/2).

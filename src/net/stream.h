@@ -28,6 +28,11 @@ class Stream {
   virtual void set_observer(StreamObserver* observer) = 0;
   // Queues bytes; they are sent as the socket allows.
   virtual void write(std::string_view bytes) = 0;
+  // Backpressure: while paused the stream reads nothing more from the
+  // socket, so the peer's sending stops when the kernel's window fills.
+  // Bytes already read (one socket read, at most) are still delivered.
+  // Filters forward it to the stream below.
+  virtual void pause_reading(bool paused) { (void)paused; }
   // True while the stream can still be used (no EOF or error seen).
   virtual bool usable() const = 0;
   // Closes at once; no observer call follows.

@@ -35,9 +35,15 @@ void TcpStream::close() {
   close_socket();
 }
 
+void TcpStream::pause_reading(bool paused) {
+  if (read_paused_ == paused) return;
+  read_paused_ = paused;
+  update_interest();
+}
+
 void TcpStream::update_interest() {
   if (socket_ == kNoSocket) return;
-  uint32_t ev = kIoReadable;
+  uint32_t ev = read_paused_ ? 0u : static_cast<uint32_t>(kIoReadable);
   if (out_offset_ < out_.size()) ev |= kIoWritable;
   reactor_.set_events(socket_, ev);
 }
@@ -96,6 +102,11 @@ void TcpStream::on_io(uint32_t events) {
     if (socket_ == kNoSocket) return;
   }
   if (!(events & kIoReadable)) return;
+  // Paused, the socket is not watched for reading, but the poller reports a
+  // hang-up or error regardless (and again on every wait): read on then, to
+  // find the closure, or the loop would spin. What is still buffered is
+  // bounded by the kernel's receive buffer.
+  if (read_paused_ && !(events & kIoHangup)) return;
   auto& buf = read_buffer();
   auto r = sock::recv(socket_, buf.data(), buf.size());
   switch (r.status) {

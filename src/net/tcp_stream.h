@@ -20,6 +20,7 @@ class TcpStream final : public Stream, public IoHandler {
 
   void set_observer(StreamObserver* observer) override;
   void write(std::string_view bytes) override;
+  void pause_reading(bool paused) override;
   bool usable() const override { return socket_ != kNoSocket && !peer_closed_; }
   void close() override;
 
@@ -38,6 +39,7 @@ class TcpStream final : public Stream, public IoHandler {
   std::string out_;
   size_t out_offset_ = 0;
   bool peer_closed_ = false;
+  bool read_paused_ = false;
   Liveness liveness_;
 };
 

@@ -34,6 +34,9 @@ class TlsStream final : public Stream, public StreamObserver {
   std::string alpn() const;
 
   void set_observer(StreamObserver* observer) override { observer_ = observer; }
+  void pause_reading(bool paused) override {
+    if (inner_) inner_->pause_reading(paused);
+  }
   void write(std::string_view bytes) override;
   bool usable() const override { return !closed_ && inner_ && inner_->usable(); }
   void close() override;

@@ -20,6 +20,7 @@ class H1Connection final : public HttpConnection, public StreamObserver {
   Result<ExchangeId> submit(const OutgoingRequest& request, ExchangeObserver* observer) override;
   // The observer gives up (timeout, cancel): the connection cannot be reused.
   void cancel(ExchangeId id) override;
+  void pause_body(ExchangeId, bool paused) override { stream_->pause_reading(paused); }
   // Never used, or last response complete, keep-alive, no stray bytes;
   // stream still open.
   bool accepts_requests() const override;

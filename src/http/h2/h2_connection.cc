@@ -46,6 +46,8 @@ struct H2Connection::Exchange {
   bool head_reported = false;
   bool remote_ended = false;
   bool received_any = false;
+  bool paused = false;
+  size_t unconsumed = 0;  // DATA bytes whose stream window is withheld
   size_t header_bytes = 0;
   std::optional<Error> header_error;
 };
@@ -137,7 +139,17 @@ struct H2Connection::Callbacks {
                            void* user_data) {
     H2Connection* c = self(user_data);
     c->last_received_ = c->reactor_.now();
+    // Window updates are ours to send (no_auto_window_update): the
+    // connection's at once, the stream's unless its reader is paused. At
+    // once is what nghttp2 would do by itself, so the frames on the wire
+    // are the same as without the option.
+    nghttp2_session_consume_connection(c->session_, len);
     Exchange* e = exchange(c, stream_id);
+    if (e != nullptr && e->paused) {
+      e->unconsumed += len;
+    } else {
+      nghttp2_session_consume_stream(c->session_, stream_id, len);
+    }
     if (e == nullptr || e->observer == nullptr) return 0;
     e->received_any = true;
     e->observer->on_response_body(std::string_view(reinterpret_cast<const char*>(data), len));
@@ -258,6 +270,7 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
   nghttp2_session_callbacks_set_on_frame_send_callback(cbs, &Callbacks::on_frame_send);
   nghttp2_option* opt = nullptr;
   nghttp2_option_new(&opt);
+  nghttp2_option_set_no_auto_window_update(opt, 1);
   int rv = nghttp2_session_client_new2(&session_, cbs, this, opt);
   nghttp2_option_del(opt);
   nghttp2_session_callbacks_del(cbs);
@@ -371,6 +384,17 @@ void H2Connection::cancel(ExchangeId id) {
   } else {
     exchanges_.erase(it);
   }
+}
+
+void H2Connection::pause_body(ExchangeId id, bool paused) {
+  auto it = exchanges_.find(static_cast<int32_t>(id));
+  if (it == exchanges_.end() || it->second->paused == paused) return;
+  Exchange& e = *it->second;
+  e.paused = paused;
+  if (paused || e.unconsumed == 0 || !session_ || dead_) return;
+  nghttp2_session_consume_stream(session_, it->first, e.unconsumed);
+  e.unconsumed = 0;
+  schedule_flush();
 }
 
 void H2Connection::close(const Error& reason) {

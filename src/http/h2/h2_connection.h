@@ -54,6 +54,9 @@ class H2Connection final : public HttpConnection,
   Result<ExchangeId> submit(const OutgoingRequest& request, ExchangeObserver* observer) override;
   // The request's owner gives up: RST_STREAM(CANCEL), no more calls.
   void cancel(ExchangeId stream_id) override;
+  // The connection's window is always given back at once; only the
+  // stream's is withheld while paused.
+  void pause_body(ExchangeId stream_id, bool paused) override;
   // No GOAWAY seen, not failed, stream ids left.
   bool accepts_requests() const override;
   bool multiplexed() const override { return true; }
