@@ -2,6 +2,7 @@
 // caller's input on the caller's thread (abi/request_plan.h).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "cookies/cookie.h"
 #include "core/headers.h"
 #include "core/url.h"
+#include "http/body_sink.h"
 
 namespace tlsc {
 
@@ -27,6 +29,8 @@ struct RequestPlan {
   std::optional<std::string> stream_output_path;
   size_t stream_block_size = 1024;
   std::optional<std::string> stream_eof_symbol;
+  // requestStream: the head and body go here as they arrive.
+  std::shared_ptr<BodySink> body_sink;
 };
 
 }  // namespace tlsc

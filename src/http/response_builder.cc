@@ -18,6 +18,12 @@ const std::string* header_value(const ResponseHead& head, std::string_view canon
 
 }  // namespace
 
+std::string convert_body(std::string body, std::string_view content_type, bool is_byte_response) {
+  if (is_byte_response) return "data:" + detect_content_type(body) + ";base64," + base64_encode(body);
+  if (body.empty()) return body;
+  return charset::to_utf8_owned(std::move(body), content_type);
+}
+
 BuiltResponse build_response(Response r, const ResponseHead& head, const Url& final_url, std::string body,
                              bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
                              const BodyDelivery& delivery) {
@@ -40,14 +46,9 @@ BuiltResponse build_response(Response r, const ResponseHead& head, const Url& fi
   }
   r.cookies.emplace(by_name.begin(), by_name.end());
 
-  if (delivery.is_byte_response) {
-    r.body = "data:" + detect_content_type(body) + ";base64," + base64_encode(body);
-    return {std::move(r), std::nullopt};
-  }
-  if (body.empty()) return {std::move(r), std::nullopt};
   const std::string* ct = header_value(head, "Content-Type");
-  std::string text = charset::to_utf8_owned(std::move(body), ct ? *ct : std::string_view());
-  if (delivery.stream_output_path) {
+  std::string text = convert_body(std::move(body), ct ? *ct : std::string_view(), delivery.is_byte_response);
+  if (delivery.stream_output_path && !delivery.is_byte_response && !text.empty()) {
     // Upstream writes the converted body into the file and returns an
     // empty body.
     return {std::move(r), std::move(text)};

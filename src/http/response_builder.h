@@ -31,6 +31,11 @@ struct BuiltResponse {
   std::optional<std::string> file_text;
 };
 
+// The body as upstream returns it: a data URL (isByteResponse: the sniffed
+// type, base64), or the bytes converted to UTF-8 by the Content-Type's
+// charset (golang.org/x/net/html/charset's rules).
+std::string convert_body(std::string body, std::string_view content_type, bool is_byte_response);
+
 // jar_cookies: nullopt when the client has no jar (cookies then `{}`).
 // transport_decompressed: the transport asked for compression itself, so
 // Content-Encoding and Content-Length are dropped as fhttp drops them.

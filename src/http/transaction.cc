@@ -31,6 +31,11 @@ std::chrono::milliseconds h2_retry_backoff(int retry) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
+// A streamed body whose reader has taken nothing for this long while the
+// sink is full ends with an error, so that a caller who neither reads nor
+// cancels cannot hold a connection for ever (upstream gives up after the
+// same 60 s).
+constexpr std::chrono::seconds kStreamStallLimit{60};
 
 const std::string* find_header(const HeaderList& h, std::string_view name) {
   for (const auto& [k, v] : h) {
@@ -98,12 +103,13 @@ std::string_view transaction_state_name(TransactionState s) {
   return "done";
 }
 
-void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done) {
+std::shared_ptr<Transaction> Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan,
+                                                Completion done) {
   auto t = std::make_shared<Transaction>(std::move(client), std::move(plan), std::move(done));
   t->self_ = t;
   if (t->client_->closed()) {
     t->fail(make_error(ErrorCode::session_closed, "session closed"));
-    return;
+    return t;
   }
   t->client_->add(t.get());
   if (t->options_.debug) t->trace(t->plan_.method + " " + t->plan_.url.to_string());
@@ -147,6 +153,7 @@ void Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan, Co
     }
   }
   t->begin_hop();
+  return t;
 }
 
 Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done)
@@ -173,6 +180,7 @@ Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, C
 Transaction::~Transaction() {
   if (timeout_timer_) reactor_.cancel_timer(timeout_timer_);
   if (retry_timer_) reactor_.cancel_timer(retry_timer_);
+  if (stall_timer_) reactor_.cancel_timer(stall_timer_);
 }
 
 std::string Transaction::url_error_prefix() const {
@@ -180,6 +188,14 @@ std::string Transaction::url_error_prefix() const {
 }
 
 void Transaction::cancel(const Error& reason) { fail(reason); }
+
+void Transaction::cancel_by_caller() {
+  // Go's request context: cancelled during Do, the error comes wrapped in
+  // the url.Error; cancelled while the body is read, bare.
+  const bool reading = state_ == TransactionState::reading_body || state_ == TransactionState::redirecting ||
+                       state_ == TransactionState::writing_output;
+  fail(make_error(ErrorCode::cancelled, "context canceled"), !reading);
+}
 
 void Transaction::set_state(TransactionState s) {
   if (state_ == s) return;
@@ -392,6 +408,26 @@ void Transaction::on_response_head(const ResponseHead& head) {
       return;
     }
   }
+  if (plan_.body_sink) {
+    // requestStream: the envelope now, the body as it comes.
+    if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
+    streaming_ = true;
+    Response base;
+    base.id = plan_.id;
+    base.session_id = plan_.session_id;
+    std::optional<std::vector<Cookie>> jar_cookies;
+    if (options_.use_cookie_jar) {
+      jar_cookies = client_->with_jar([&](CookieJar& jar) {
+        return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
+      });
+    }
+    const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
+    auto built = build_response(std::move(base), head_, url_, std::string(), headers_dropped,
+                                std::move(jar_cookies), {});
+    built.response.body.clear();
+    plan_.body_sink->on_head(std::move(built.response));
+    return;
+  }
   // The decoder is made when the first body byte arrives: an empty body
   // (HEAD, 204, 304, or just empty) is no stream to decode, even where Go's
   // brotli reader would call it truncated.
@@ -417,6 +453,17 @@ void Transaction::on_response_body(std::string_view bytes) {
     decoder_ = BodyDecoder::create(*content_encoding_);
     content_encoding_.reset();
   }
+  if (streaming_) {
+    if (!decoder_) {
+      deliver_to_sink(bytes);
+      return;
+    }
+    // body_bytes_ is only scratch here: each piece leaves at once.
+    body_bytes_.clear();
+    if (auto e = decoder_->feed(bytes, body_bytes_)) decode_error_ = std::move(*e);
+    deliver_to_sink(body_bytes_);
+    return;
+  }
   if (!decoder_) {
     body_bytes_.append(bytes);
     return;
@@ -424,8 +471,41 @@ void Transaction::on_response_body(std::string_view bytes) {
   if (auto e = decoder_->feed(bytes, body_bytes_)) decode_error_ = std::move(*e);
 }
 
+void Transaction::deliver_to_sink(std::string_view bytes) {
+  if (bytes.empty()) return;
+  if (!plan_.body_sink->on_body(bytes)) pause_body();
+}
+
+void Transaction::pause_body() {
+  if (body_paused_ || !conn_) return;
+  body_paused_ = true;
+  conn_->pause_body(exchange_, true);
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  stall_timer_ = reactor_.add_timer(kStreamStallLimit, [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    self->stall_timer_ = 0;
+    self->fail(make_error(ErrorCode::cancelled, "stream stalled: nothing was read from it for 60s"), false);
+  });
+}
+
+void Transaction::resume_body() {
+  if (!body_paused_) return;
+  body_paused_ = false;
+  if (stall_timer_) {
+    reactor_.cancel_timer(stall_timer_);
+    stall_timer_ = 0;
+  }
+  if (conn_) conn_->pause_body(exchange_, false);
+}
+
 void Transaction::release_connection(bool reusable) {
   if (!conn_) return;
+  if (body_paused_) {
+    // The connection goes on without this body's reader.
+    body_paused_ = false;
+    conn_->pause_body(exchange_, false);
+  }
   std::shared_ptr<HttpConnection> conn = std::move(conn_);
   const HttpConnection::ExchangeId exchange = exchange_;
   exchange_ = 0;
@@ -523,7 +603,31 @@ void Transaction::after_response() {
   begin_hop();
 }
 
+void Transaction::finish_stream() {
+  if (decoder_ && !decode_error_) {
+    body_bytes_.clear();
+    if (auto e = decoder_->finish(body_bytes_)) decode_error_ = std::move(*e);
+    if (!body_bytes_.empty()) plan_.body_sink->on_body(body_bytes_);  // the end: no pause
+  }
+  if (decode_error_) {
+    fail(*decode_error_, false);
+    return;
+  }
+  // The sink has had everything; the completion only says the body ended.
+  Response r;
+  r.id = plan_.id;
+  r.session_id = plan_.session_id;
+  r.status = head_.status;
+  r.used_protocol = head_.proto;
+  r.target = url_.to_string();
+  complete(std::move(r));
+}
+
 void Transaction::finish_with_body() {
+  if (streaming_) {
+    finish_stream();
+    return;
+  }
   if (decoder_ && !decode_error_) {
     if (auto e = decoder_->finish(body_bytes_)) decode_error_ = std::move(*e);
   }
@@ -598,6 +702,10 @@ void Transaction::complete(Response r) {
   if (retry_timer_) {
     reactor_.cancel_timer(retry_timer_);
     retry_timer_ = 0;
+  }
+  if (stall_timer_) {
+    reactor_.cancel_timer(stall_timer_);
+    stall_timer_ = 0;
   }
   release_connection(false);
   // A dial still running ends with the request, as upstream's request

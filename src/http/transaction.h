@@ -50,9 +50,18 @@ class Transaction final : public ExchangeObserver,
  public:
   using Completion = std::function<void(Response)>;
 
-  static void start(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done);
+  // The transaction runs on its own until its completion; the pointer
+  // returned is for cancel_by_caller and resume_body (keep it weak).
+  static std::shared_ptr<Transaction> start(std::shared_ptr<HttpClient> client, RequestPlan plan,
+                                            Completion done);
   // The client ended under us: finish now with an error.
   void cancel(const Error& reason) override;
+  // cancelRequest / cancelStream: finish now with Go's "context canceled",
+  // in whatever state (an HTTP/2 stream is reset, an HTTP/1.1 connection
+  // closed; a dial in progress ends with the request).
+  void cancel_by_caller();
+  // The body sink has room again after it asked to pause.
+  void resume_body();
 
   void on_request_sent() override;
   void on_response_head(const ResponseHead& head) override;
@@ -72,6 +81,9 @@ class Transaction final : public ExchangeObserver,
   void end_acquisition();
   void after_response();
   void finish_with_body();
+  void finish_stream();
+  void deliver_to_sink(std::string_view bytes);
+  void pause_body();
   void fail(Error error, bool wrap_url = true);
   void complete(Response r);
   void set_state(TransactionState s);
@@ -109,6 +121,11 @@ class Transaction final : public ExchangeObserver,
   std::optional<std::string> content_encoding_;
   std::unique_ptr<BodyDecoder> decoder_;  // made on the first body byte
   std::string body_bytes_;
+  // requestStream: the final response's body goes to the sink, not to
+  // body_bytes_; paused while the sink is full.
+  bool streaming_ = false;
+  bool body_paused_ = false;
+  Reactor::TimerId stall_timer_ = 0;
   std::optional<Error> decode_error_;
 };
 
