@@ -10,7 +10,13 @@
 use_shared_cache() {
   local repo=$1 name=$2 cache
   local link=$repo/build-$name
-  [ -e "$link" ] || [ -L "$link" ] && return 0
+  [ -e "$link" ] && return 0
+  # A link whose cache folder is gone (a new machine, a cleaned cache) gets
+  # its folder back rather than failing the first mkdir through it.
+  if [ -L "$link" ]; then
+    mkdir -p "$(readlink "$link")"
+    return 0
+  fi
   if [ -n "${TLSC_CACHE_DIR:-}" ]; then
     cache=$TLSC_CACHE_DIR
   elif mkdir -p /var/cache/tls-client-cpp 2>/dev/null && [ -w /var/cache/tls-client-cpp ]; then
