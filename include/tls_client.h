@@ -69,6 +69,34 @@ char* waitNext(int timeout_ms);
  * a moment longer. The callback may block; that holds up no request. */
 void setNotify(void (*callback)(int pending));
 
+/* Streaming (upstream's requestStream family). Every string returned is
+   freed with freeMemory(its "id").
+   requestStream: a RequestInput; blocks until the final response's headers
+   and returns the Response with an empty body plus "streamId" (or a
+   status-0 Response). The body then comes through readStream. */
+char* requestStream(char* request_json);
+
+/* {"streamId", "timeoutMs"}: timeoutMs < 0 waits for the next chunk, 0
+   polls, > 0 waits that long. Returns {"id", "streamId", "chunk" (base64 of
+   up to streamOutputBlockSize decoded body bytes, default 4096), "error"
+   (only on failure, with "errorCode"), "eof", "timeout"}. After eof or an
+   error the streamId is unknown. */
+char* readStream(char* json);
+
+/* {"streamId"}: waits for the rest of the body and returns the Response as
+   request would have (body converted, or a data URL for isByteResponse). */
+char* readStreamAll(char* json);
+
+/* {"streamId"}: ends the stream (its connection closed or its HTTP/2 stream
+   reset). Idempotent; returns {"id", "success": true}. */
+char* cancelStream(char* json);
+
+/* {"id": <an id requestAsync returned>}: ends that request now, in any
+   state; its response then comes through waitNext with status 0 and
+   errorCode "cancelled". Returns {"id", "success"}: false when the id is
+   unknown or the request had already finished. */
+char* cancelRequest(char* json);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
 #include "abi/json_writer.h"
 #include "abi/request_input.h"
 #include "abi/request_plan.h"
+#include "abi/returned_json.h"
+#include "abi/stream_calls.h"
 #include "core/uuid.h"
 #include "http/transaction.h"
 #include "platform/clock.h"
@@ -16,18 +18,6 @@
 
 namespace tlsc {
 namespace {
-
-char* keep_response(const Response& r) { return Runtime::get().returned().keep(r.id, response_to_json(r)); }
-
-char* keep_error(std::optional<std::string> session_id, Error error) {
-  return keep_response(error_response(new_uuid(), std::move(session_id), std::move(error)));
-}
-
-Error null_input(const char* what) {
-  return make_error(ErrorCode::invalid_input, std::string(what) + " input is a null pointer");
-}
-
-std::string_view view_of(const char* p) { return p == nullptr ? std::string_view() : std::string_view(p); }
 
 // Holds the string returned by requestAsync / waitNext until the same
 // thread calls the same function again.
@@ -75,9 +65,17 @@ char* do_request_async(const char* json) {
   auto& p = std::get<PreparedRequest>(prepared);
 
   rt.completions().expect_one();
-  rt.reactor().post([&rt, client = p.session->client(), plan = std::move(p.plan)]() mutable {
-    Transaction::start(std::move(client), std::move(plan),
-                       [&rt](Response r) { rt.completions().push(response_to_json(r)); });
+  rt.async_requests().add(id);
+  rt.reactor().post([&rt, id, client = p.session->client(), plan = std::move(p.plan)]() mutable {
+    auto t = Transaction::start(std::move(client), std::move(plan), [&rt](Response r) {
+      // cancelRequest said yes first: the answer is "cancelled", whatever
+      // else was about to finish it.
+      if (!rt.async_requests().finish(r.id) && r.error_code != ErrorCode::cancelled) {
+        r = error_response(r.id, r.session_id, make_error(ErrorCode::cancelled, "context canceled"));
+      }
+      rt.completions().push(response_to_json(r));
+    });
+    rt.async_requests().attach(id, t);
   });
   out.clear();
   out.append("{\"id\":");
@@ -93,13 +91,7 @@ void close_sessions_on_loop(Runtime& rt, std::vector<std::shared_ptr<Session>> s
   });
 }
 
-char* destroy_output() {
-  std::string id = new_uuid();
-  std::string json = "{\"id\":";
-  append_json_string(json, id);
-  json.append(",\"success\":true}");
-  return Runtime::get().returned().keep(id, std::move(json));
-}
+char* destroy_output() { return keep_success(true); }
 
 char* do_destroy_session(const char* json) {
   if (json == nullptr) return keep_error(std::nullopt, null_input("destroySession"));
@@ -112,6 +104,7 @@ char* do_destroy_session(const char* json) {
 
 char* do_destroy_all() {
   Runtime& rt = Runtime::get();
+  end_all_streams();
   close_sessions_on_loop(rt, rt.sessions().remove_all());
   return destroy_output();
 }
@@ -241,6 +234,26 @@ __attribute__((visibility("default"))) char* destroySession(char* json) {
 
 __attribute__((visibility("default"))) char* destroyAll() {
   return tlsc::guarded([&] { return tlsc::do_destroy_all(); });
+}
+
+__attribute__((visibility("default"))) char* requestStream(char* json) {
+  return tlsc::guarded([&] { return tlsc::request_stream(json); });
+}
+
+__attribute__((visibility("default"))) char* readStream(char* json) {
+  return tlsc::guarded([&] { return tlsc::read_stream(json); });
+}
+
+__attribute__((visibility("default"))) char* readStreamAll(char* json) {
+  return tlsc::guarded([&] { return tlsc::read_stream_all(json); });
+}
+
+__attribute__((visibility("default"))) char* cancelStream(char* json) {
+  return tlsc::guarded([&] { return tlsc::cancel_stream(json); });
+}
+
+__attribute__((visibility("default"))) char* cancelRequest(char* json) {
+  return tlsc::guarded([&] { return tlsc::cancel_request(json); });
 }
 
 }  // extern "C"

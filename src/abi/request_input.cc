@@ -407,4 +407,29 @@ Result<AddCookiesInput> parse_add_cookies_input(std::string_view text) {
   return parse_top(text, fields);
 }
 
+Result<StreamInput> parse_stream_input(std::string_view text, std::string_view go_type) {
+  // Each Go type has its own fields; timeoutMs exists on ReadStreamInput only.
+  auto make = [](const char* name, bool with_timeout) {
+    Fields<StreamInput> x{name, {}};
+    x.add("streamId", &StreamInput::stream_id);
+    if (with_timeout) x.add("timeoutMs", &StreamInput::timeout_ms);
+    return x;
+  };
+  static const auto read = make("ReadStreamInput", true);
+  static const auto read_all = make("ReadStreamAllInput", false);
+  static const auto cancel = make("CancelStreamInput", false);
+  if (go_type == "ReadStreamInput") return parse_top(text, read);
+  if (go_type == "ReadStreamAllInput") return parse_top(text, read_all);
+  return parse_top(text, cancel);
+}
+
+Result<CancelRequestInput> parse_cancel_request_input(std::string_view text) {
+  static const auto fields = [] {
+    Fields<CancelRequestInput> x{"CancelRequestInput", {}};
+    x.add("id", &CancelRequestInput::id);
+    return x;
+  }();
+  return parse_top(text, fields);
+}
+
 }  // namespace tlsc

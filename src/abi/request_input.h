@@ -128,11 +128,24 @@ struct AddCookiesInput {
   std::vector<CookieInput> cookies;
 };
 
+struct StreamInput {  // readStream, readStreamAll, cancelStream
+  std::string stream_id;
+  int64_t timeout_ms = 0;  // readStream: < 0 waits, 0 polls, > 0 waits that long
+};
+
+struct CancelRequestInput {  // cancelRequest
+  std::string id;
+};
+
 // Decoding follows Go's encoding/json: keys match fields case-insensitively,
 // unknown keys are ignored, null leaves a field at its zero value, and a
 // value of the wrong type is an error worded as Go words it.
 Result<RequestInput> parse_request_input(std::string_view json_text);
 Result<SessionInput> parse_session_input(std::string_view json_text);
 Result<AddCookiesInput> parse_add_cookies_input(std::string_view json_text);
+// go_type: "ReadStreamInput", "ReadStreamAllInput" or "CancelStreamInput",
+// upstream's struct for that function (its name is in Go's error texts).
+Result<StreamInput> parse_stream_input(std::string_view json_text, std::string_view go_type);
+Result<CancelRequestInput> parse_cancel_request_input(std::string_view json_text);
 
 }  // namespace tlsc

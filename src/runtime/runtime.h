@@ -12,6 +12,8 @@
 #include "net/dns_resolver.h"
 #include "reactor/completion_queue.h"
 #include "reactor/reactor.h"
+#include "runtime/async_requests.h"
+#include "runtime/stream_registry.h"
 #include "session/session_registry.h"
 
 namespace tlsc {
@@ -38,6 +40,8 @@ class Runtime {
   SessionRegistry& sessions() { return *sessions_; }
   CompletionQueue& completions() { return completions_; }
   ReturnedStrings& returned() { return returned_; }
+  StreamRegistry& streams() { return streams_; }
+  AsyncRequests& async_requests() { return async_requests_; }
 
  private:
   Runtime();
@@ -47,6 +51,8 @@ class Runtime {
   std::unique_ptr<SessionRegistry> sessions_;
   CompletionQueue completions_;
   ReturnedStrings returned_;
+  StreamRegistry streams_;
+  AsyncRequests async_requests_{reactor_};
 };
 
 }  // namespace tlsc
