@@ -94,6 +94,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         k, v = part.split("=", 1)
                         jar[k.strip()] = v.strip()
             return self._json({"cookie": self.headers.get("Cookie"), "cookies": jar})
+        if parts and parts[0] == "drip":
+            # chunked: "line i\n" every 100 ms, int(parts[1]) times
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for i in range(min(int(parts[1]), 100)):
+                line = f"line {i}\n".encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                self.wfile.flush()
+                time.sleep(0.1)
+            self.wfile.write(b"0\r\n\r\n")
+            return
         if parts and parts[0] == "bytes":
             return self._send(200, bytes((i * 31 + 7) & 255 for i in range(int(parts[1]))),
                               [("Content-Type", "application/octet-stream")])
@@ -130,6 +143,13 @@ def tearDownModule():
 
 
 # --- tls_client's way of calling -----------------------------------------------
+# the streaming functions, declared the same way (c_char_p in and out)
+for _name in ("requestStream", "readStream", "readStreamAll", "cancelStream"):
+    _fn = getattr(library, _name)
+    _fn.argtypes = [ctypes.c_char_p]
+    _fn.restype = ctypes.c_char_p
+
+
 def payload(url, method="GET", session_id=None, body=None, headers=None, header_order=None,
             cookies=(), timeout_seconds=30, **extra):
     p = {
@@ -328,6 +348,37 @@ class TlsClientCtypes(unittest.TestCase):
             self.assertEqual(self.ok(r)["path"], f"/delay/300/t{i}")
         # ctypes drops the GIL in foreign calls: the 8 requests overlap
         self.assertLess(dt, n * 0.3 * 0.75, f"{n} requests of 300 ms took {dt:.2f} s")
+
+    def test_stream_through_the_blocking_calls(self):
+        t0 = time.monotonic()
+        start = call_owned(library.requestStream, payload(BASE + "/drip/8"))
+        self.assertEqual(start["status"], 200, start.get("body"))
+        self.assertEqual(start["body"], "")
+        sid = start["streamId"]
+        got, arrivals = b"", []
+        for _ in range(100):
+            r = call_owned(library.readStream, {"streamId": sid, "timeoutMs": -1})
+            self.assertNotIn("error", r)
+            if r["eof"]:
+                break
+            got += base64.b64decode(r["chunk"])
+            arrivals.append(time.monotonic() - t0)
+        self.assertEqual(got, b"".join(f"line {i}\n".encode() for i in range(8)))
+        # chunks came while the body was still being sent
+        self.assertGreater(arrivals[-1] - arrivals[0], 0.4)
+        gone = call_owned(library.readStream, {"streamId": sid, "timeoutMs": 0})
+        self.assertEqual(gone["error"], "unknown streamId: " + sid)
+
+    def test_stream_read_all_and_cancel(self):
+        start = call_owned(library.requestStream, payload(BASE + "/drip/3"))
+        whole = call_owned(library.readStreamAll, {"streamId": start["streamId"]})
+        self.assertEqual(whole["status"], 200)
+        self.assertEqual(whole["body"], "line 0\nline 1\nline 2\n")
+        start = call_owned(library.requestStream, payload(BASE + "/drip/50"))
+        self.assertIs(call_owned(library.cancelStream, {"streamId": start["streamId"]})["success"], True)
+        self.assertIs(call_owned(library.cancelStream, {"streamId": start["streamId"]})["success"], True)
+        r = call_owned(library.readStream, {"streamId": start["streamId"], "timeoutMs": 0})
+        self.assertIn("unknown streamId", r["error"])
 
     def test_zz_destroy_all(self):
         sid = str(uuid.uuid4())

@@ -3,6 +3,7 @@
 #   node_tls_client.test.js  (node-tls-client 2.1.0, unchanged)
 #   ctypes_test.py           (Python ctypes, the way tls_client does it)
 #   koffi_async.test.js      (koffi: requestAsync/waitNext/setNotify, threads)
+#   koffi_stream.test.js     (koffi: requestStream/readStream on the main thread, never blocking it)
 #   https.test.js            (HTTPS through the library inside Node, which has its own OpenSSL)
 # Library: $TLS_CLIENT_LIB, default build/libtls-client.so of this repository.
 # Installs node_modules with `npm ci` when missing. Exits non-zero if any test
@@ -79,6 +80,7 @@ run_python() {
 run_node node_tls_client.test.js
 run_python ctypes_test.py
 run_node koffi_async.test.js
+run_node koffi_stream.test.js
 run_node https.test.js
 
 echo "$passed passed, $failed failed"

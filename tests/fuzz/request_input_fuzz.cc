@@ -20,6 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   (void)tlsc::parse_session_input(text);
   (void)tlsc::parse_add_cookies_input(text);
+  (void)tlsc::parse_stream_input(text, "ReadStreamInput");
+  (void)tlsc::parse_stream_input(text, "CancelStreamInput");
+  (void)tlsc::parse_cancel_request_input(text);
   auto u = tlsc::parse_url(text);
   if (u) {
     auto base = tlsc::parse_url("http://a/b/c?d");

@@ -21,6 +21,11 @@ struct Library {
   char* (*requestAsync)(char*);
   char* (*waitNext)(int);
   void (*setNotify)(void (*)(int));
+  char* (*requestStream)(char*);
+  char* (*readStream)(char*);
+  char* (*readStreamAll)(char*);
+  char* (*cancelStream)(char*);
+  char* (*cancelRequest)(char*);
 };
 
 // The test PKI (tests/servers/make_certs.sh), made once per process.
@@ -42,6 +47,8 @@ void check_response_shape(const json& r);
 json call(const json& input);
 json call_raw(const char* text);  // the exact bytes, or nullptr
 json call_fn(char* (*fn)(char*), const json& input);
+// Lowercase hex SHA-256 of the bytes.
+std::string sha256_hex(const std::string& data);
 
 // A child process that prints one JSON line (its ports) and lives until its
 // stdin closes.
