@@ -97,6 +97,29 @@ char* cancelStream(char* json);
    unknown or the request had already finished. */
 char* cancelRequest(char* json);
 
+/* WebSocket (upstream's PR #251). {"url" (ws:// or wss://), "sessionId" or
+   "tlsClientIdentifier"/"customTlsClient", "proxyUrl", "headers" (an
+   object), "headerOrder", "handshakeTimeoutMilliseconds", "readBufferSize",
+   "writeBufferSize", "insecureSkipVerify", "withRandomTLSExtensionOrder"}:
+   dials with the profile's TLS (ALPN http/1.1) and upgrades. Returns
+   {"id", "connectionId", "sessionId" (when given), "status": 101} or a
+   status-0 Response. */
+char* wsConnect(char* json);
+
+/* {"connectionId", "timeoutMilliseconds" (> 0 waits that long, else until a
+   message)}: {"id", "connectionId", "messageType" (1 text, 2 binary),
+   "data" (text, or base64 for binary)} or a status-0 Response. */
+char* wsRead(char* json);
+
+/* {"connectionId", "messageType" (1, 2, or 8/9/10 for close/ping/pong),
+   "data" (base64 for binary)}: {"id", "connectionId", "success": true} or a
+   status-0 Response. */
+char* wsWrite(char* json);
+
+/* {"connectionId"}: closes the socket (no close frame, as upstream);
+   {"id", "success": true}. */
+char* wsClose(char* json);
+
 #ifdef __cplusplus
 }
 #endif

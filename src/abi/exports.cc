@@ -10,6 +10,7 @@
 #include "abi/request_plan.h"
 #include "abi/returned_json.h"
 #include "abi/stream_calls.h"
+#include "abi/ws_calls.h"
 #include "core/uuid.h"
 #include "http/transaction.h"
 #include "platform/clock.h"
@@ -105,6 +106,7 @@ char* do_destroy_session(const char* json) {
 char* do_destroy_all() {
   Runtime& rt = Runtime::get();
   end_all_streams();
+  close_all_websockets();
   close_sessions_on_loop(rt, rt.sessions().remove_all());
   return destroy_output();
 }
@@ -254,6 +256,22 @@ __attribute__((visibility("default"))) char* cancelStream(char* json) {
 
 __attribute__((visibility("default"))) char* cancelRequest(char* json) {
   return tlsc::guarded([&] { return tlsc::cancel_request(json); });
+}
+
+__attribute__((visibility("default"))) char* wsConnect(char* json) {
+  return tlsc::guarded([&] { return tlsc::ws_connect(json); });
+}
+
+__attribute__((visibility("default"))) char* wsRead(char* json) {
+  return tlsc::guarded([&] { return tlsc::ws_read(json); });
+}
+
+__attribute__((visibility("default"))) char* wsWrite(char* json) {
+  return tlsc::guarded([&] { return tlsc::ws_write(json); });
+}
+
+__attribute__((visibility("default"))) char* wsClose(char* json) {
+  return tlsc::guarded([&] { return tlsc::ws_close(json); });
 }
 
 }  // extern "C"

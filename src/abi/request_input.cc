@@ -432,4 +432,47 @@ Result<CancelRequestInput> parse_cancel_request_input(std::string_view text) {
   return parse_top(text, fields);
 }
 
+Result<WsConnectInput> parse_ws_connect_input(std::string_view text) {
+  static const auto fields = [] {
+    using W = WsConnectInput;
+    Fields<W> x{"WsConnectInput", {}};
+    x.add("sessionId", &W::session_id)
+        .add("customTlsClient", &W::custom_tls_client)
+        .add("proxyUrl", &W::proxy_url)
+        .add("url", &W::url)
+        .add("tlsClientIdentifier", &W::tls_client_identifier)
+        .add("headers", &W::headers)
+        .add("headerOrder", &W::header_order)
+        .add("handshakeTimeoutMilliseconds", &W::handshake_timeout_ms)
+        .add("readBufferSize", &W::read_buffer_size)
+        .add("writeBufferSize", &W::write_buffer_size)
+        .add("insecureSkipVerify", &W::insecure_skip_verify)
+        .add("withRandomTLSExtensionOrder", &W::with_random_tls_extension_order);
+    return x;
+  }();
+  return parse_top(text, fields);
+}
+
+Result<WsCallInput> parse_ws_call_input(std::string_view text, std::string_view go_type) {
+  using W = WsCallInput;
+  static const auto read = [] {
+    Fields<W> x{"WsReadInput", {}};
+    x.add("connectionId", &W::connection_id).add("timeoutMilliseconds", &W::timeout_ms);
+    return x;
+  }();
+  static const auto write = [] {
+    Fields<W> x{"WsWriteInput", {}};
+    x.add("connectionId", &W::connection_id).add("data", &W::data).add("messageType", &W::message_type);
+    return x;
+  }();
+  static const auto close = [] {
+    Fields<W> x{"WsCloseInput", {}};
+    x.add("connectionId", &W::connection_id);
+    return x;
+  }();
+  if (go_type == "WsReadInput") return parse_top(text, read);
+  if (go_type == "WsWriteInput") return parse_top(text, write);
+  return parse_top(text, close);
+}
+
 }  // namespace tlsc

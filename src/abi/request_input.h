@@ -137,6 +137,29 @@ struct CancelRequestInput {  // cancelRequest
   std::string id;
 };
 
+// upstream's WsConnectInput, WsReadInput, WsWriteInput, WsCloseInput (PR #251).
+struct WsConnectInput {
+  std::optional<std::string> session_id;
+  std::optional<CustomTlsClientInput> custom_tls_client;
+  std::optional<std::string> proxy_url;
+  std::string url;
+  std::string tls_client_identifier;
+  HeaderList headers;  // Go's map[string]string: exact keys
+  std::vector<std::string> header_order;
+  int64_t handshake_timeout_ms = 0;
+  int64_t read_buffer_size = 0;
+  int64_t write_buffer_size = 0;
+  bool insecure_skip_verify = false;
+  bool with_random_tls_extension_order = false;
+};
+
+struct WsCallInput {  // wsRead, wsWrite, wsClose
+  std::string connection_id;
+  int64_t timeout_ms = 0;    // wsRead
+  std::string data;          // wsWrite: text, or base64 for binary
+  int64_t message_type = 0;  // wsWrite
+};
+
 // Decoding follows Go's encoding/json: keys match fields case-insensitively,
 // unknown keys are ignored, null leaves a field at its zero value, and a
 // value of the wrong type is an error worded as Go words it.
@@ -147,5 +170,8 @@ Result<AddCookiesInput> parse_add_cookies_input(std::string_view json_text);
 // upstream's struct for that function (its name is in Go's error texts).
 Result<StreamInput> parse_stream_input(std::string_view json_text, std::string_view go_type);
 Result<CancelRequestInput> parse_cancel_request_input(std::string_view json_text);
+Result<WsConnectInput> parse_ws_connect_input(std::string_view json_text);
+// go_type: "WsReadInput", "WsWriteInput" or "WsCloseInput".
+Result<WsCallInput> parse_ws_call_input(std::string_view json_text, std::string_view go_type);
 
 }  // namespace tlsc

@@ -40,6 +40,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "cancelled";
     case ErrorCode::session_closed:
       return "session_closed";
+    case ErrorCode::websocket:
+      return "websocket";
     case ErrorCode::internal:
       return "internal";
   }

@@ -32,6 +32,7 @@ enum class ErrorCode {
   file,               // streamOutputPath could not be written
   cancelled,          // the caller cancelled the request
   session_closed,     // destroySession / destroyAll while it ran
+  websocket,          // a WebSocket handshake refused, a protocol error, or the peer's close
   internal,           // a bug or no memory
 };
 

@@ -46,21 +46,35 @@ void HttpClient::modify(const ClientModification& m) {
   apply_modification(options_, m);
 }
 
+Result<std::unique_ptr<TlsContext>> HttpClient::make_tls_context(bool http1_only) const {
+  ClientOptions o = options();
+  TlsOptions t;
+  t.insecure_skip_verify = o.insecure_skip_verify;
+  t.server_name_overwrite = o.server_name_overwrite;
+  t.pins = o.certificate_pinning_hosts;
+  SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
+  t.spec = apply_spec_options(*o.tls_spec, so);
+  if (o.force_http1 || http1_only) t.spec = restrict_to_http1(std::move(t.spec));
+  return TlsContext::create(std::move(t));
+}
+
 Result<TlsContext*> HttpClient::tls_context() {
   if (!tls_) {
-    ClientOptions o = options();
-    TlsOptions t;
-    t.insecure_skip_verify = o.insecure_skip_verify;
-    t.server_name_overwrite = o.server_name_overwrite;
-    t.pins = o.certificate_pinning_hosts;
-    SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
-    t.spec = apply_spec_options(*o.tls_spec, so);
-    if (o.force_http1) t.spec = restrict_to_http1(std::move(t.spec));
-    auto made = TlsContext::create(std::move(t));
+    auto made = make_tls_context(false);
     if (!made) return made.error();
     tls_ = std::move(*made);
   }
   return tls_.get();
+}
+
+Result<TlsContext*> HttpClient::tls_context_http1() {
+  if (options().force_http1) return tls_context();
+  if (!tls_http1_) {
+    auto made = make_tls_context(true);
+    if (!made) return made.error();
+    tls_http1_ = std::move(*made);
+  }
+  return tls_http1_.get();
 }
 
 void HttpClient::close(const Error& reason) {

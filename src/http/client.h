@@ -55,6 +55,9 @@ class HttpClient {
   bool single_request() const { return single_request_; }
   // Made on first use: the SSL_CTX and ticket cache of this client.
   Result<TlsContext*> tls_context();
+  // The same with ALPN offering http/1.1 alone, as upstream dials a
+  // WebSocket (its upgrade is HTTP/1.1) whatever the client's forceHttp1.
+  Result<TlsContext*> tls_context_http1();
   bool closed() const { return closed_; }
   void add(ClientRequest* r) { running_.insert(r); }
   void remove(ClientRequest* r) { running_.erase(r); }
@@ -71,7 +74,10 @@ class HttpClient {
   std::mutex jar_mu_;
   CookieJar jar_;
   ConnectionPool pool_;
+  Result<std::unique_ptr<TlsContext>> make_tls_context(bool http1_only) const;
+
   std::unique_ptr<TlsContext> tls_;
+  std::unique_ptr<TlsContext> tls_http1_;
   std::unordered_set<ClientRequest*> running_;
   bool closed_ = false;
 };

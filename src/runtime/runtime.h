@@ -1,5 +1,6 @@
 // The one process-wide object: the reactor thread and everything that must
-// be shared between callers (sessions, async completions, returned strings).
+// be shared between callers (sessions, async completions, returned strings,
+// streams and WebSockets named by id).
 // Created on first use and never destroyed, so no exit-time destructor races
 // a caller's thread or the loop.
 #pragma once
@@ -13,7 +14,9 @@
 #include "reactor/completion_queue.h"
 #include "reactor/reactor.h"
 #include "runtime/async_requests.h"
-#include "runtime/stream_registry.h"
+#include "runtime/body_stream.h"
+#include "runtime/id_registry.h"
+#include "runtime/ws_channel.h"
 #include "session/session_registry.h"
 
 namespace tlsc {
@@ -40,7 +43,8 @@ class Runtime {
   SessionRegistry& sessions() { return *sessions_; }
   CompletionQueue& completions() { return completions_; }
   ReturnedStrings& returned() { return returned_; }
-  StreamRegistry& streams() { return streams_; }
+  IdRegistry<BodyStream>& streams() { return streams_; }
+  IdRegistry<WsChannel>& websockets() { return websockets_; }
   AsyncRequests& async_requests() { return async_requests_; }
 
  private:
@@ -51,7 +55,8 @@ class Runtime {
   std::unique_ptr<SessionRegistry> sessions_;
   CompletionQueue completions_;
   ReturnedStrings returned_;
-  StreamRegistry streams_;
+  IdRegistry<BodyStream> streams_;
+  IdRegistry<WsChannel> websockets_;
   AsyncRequests async_requests_{reactor_};
 };
 
