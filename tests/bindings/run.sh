@@ -4,6 +4,7 @@
 #   ctypes_test.py           (Python ctypes, the way tls_client does it)
 #   koffi_async.test.js      (koffi: requestAsync/waitNext/setNotify, threads)
 #   koffi_stream.test.js     (koffi: requestStream/readStream on the main thread, never blocking it)
+#   koffi_ws.test.js         (koffi: wsConnect/wsRead/wsWrite/wsClose against the ws package's server)
 #   https.test.js            (HTTPS through the library inside Node, which has its own OpenSSL)
 # Library: $TLS_CLIENT_LIB, default build/libtls-client.so of this repository.
 # Installs node_modules with `npm ci` when missing. Exits non-zero if any test
@@ -81,6 +82,7 @@ run_node node_tls_client.test.js
 run_python ctypes_test.py
 run_node koffi_async.test.js
 run_node koffi_stream.test.js
+run_node koffi_ws.test.js
 run_node https.test.js
 
 echo "$passed passed, $failed failed"

@@ -8,6 +8,7 @@
 #include "abi/request_input.h"
 #include "core/base64.h"
 #include "core/url.h"
+#include "http/ws/ws_upgrade.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -23,6 +24,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)tlsc::parse_stream_input(text, "ReadStreamInput");
   (void)tlsc::parse_stream_input(text, "CancelStreamInput");
   (void)tlsc::parse_cancel_request_input(text);
+  (void)tlsc::parse_ws_call_input(text, "WsReadInput");
+  (void)tlsc::parse_ws_call_input(text, "WsWriteInput");
+  if (auto ws = tlsc::parse_ws_connect_input(text)) {
+    // The upgrade request is built from the caller's URL and headers.
+    (void)tlsc::make_ws_upgrade({ws->url, ws->headers, ws->header_order});
+  }
   auto u = tlsc::parse_url(text);
   if (u) {
     auto base = tlsc::parse_url("http://a/b/c?d");

@@ -19,24 +19,6 @@ json get(const std::string& url, json extra = json::object()) {
   return call(in);
 }
 
-std::string b64decode(const std::string& s) {
-  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (char c : s) {
-    if (c == '=') break;
-    auto p = chars.find(c);
-    if (p == std::string::npos) continue;
-    val = (val << 6) + static_cast<int>(p);
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((val >> bits) & 0xFF));
-      bits -= 8;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("a plain GET answers in upstream's response shape", "[h1]") {
@@ -86,13 +68,13 @@ TEST_CASE("POST sends the body with Content-Length; isByteRequest decodes base64
                  {"headers", {{"content-type", "application/x-www-form-urlencoded"}}}});
   REQUIRE(r["status"] == 200);
   json echo = json::parse(r["body"].get<std::string>());
-  CHECK(b64decode(echo["body"]) == "a=1&b=2");
+  CHECK(itest::base64_decode(echo["body"]) == "a=1&b=2");
   r = call({{"requestUrl", h1_servers().http + "/echo"},
             {"requestMethod", "PUT"},
             {"requestBody", "AAEC/w=="},
             {"isByteRequest", true}});
   echo = json::parse(r["body"].get<std::string>());
-  CHECK(b64decode(echo["body"]) == std::string("\x00\x01\x02\xff", 4));
+  CHECK(itest::base64_decode(echo["body"]) == std::string("\x00\x01\x02\xff", 4));
   r = call({{"requestUrl", h1_servers().http + "/echo"},
             {"requestMethod", "POST"},
             {"requestBody", "not base64!"},

@@ -44,26 +44,6 @@ json input(const std::string& path, bool h1, json extra = json::object()) {
   return in;
 }
 
-std::string b64decode(const std::string& in) {
-  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve(in.size() * 3 / 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    if (c == '=') break;
-    auto v = chars.find(c);
-    if (v == std::string::npos) throw std::runtime_error("bad base64");
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 json read_chunk(const std::string& stream_id, int timeout_ms) {
   return call_fn(lib().readStream, {{"streamId", stream_id}, {"timeoutMs", timeout_ms}});
 }
@@ -85,7 +65,7 @@ Drained drain(const std::string& stream_id, size_t max_calls = 100000) {
       return d;
     }
     REQUIRE(r["timeout"] == false);
-    std::string bytes = b64decode(r["chunk"]);
+    std::string bytes = itest::base64_decode(r["chunk"]);
     d.largest = std::max(d.largest, bytes.size());
     d.body += bytes;
     ++d.chunks;
@@ -163,7 +143,7 @@ TEST_CASE("stream: server-sent events arrive as sent, with no deadline", "[strea
         json r = read_chunk(start["streamId"], -1);
         if (r["eof"] == true) break;
         REQUIRE_FALSE(r.contains("error"));
-        all += b64decode(r["chunk"]);
+        all += itest::base64_decode(r["chunk"]);
         arrival.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
       }
       CHECK(all == "data: 0\n\ndata: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n");
@@ -182,7 +162,7 @@ TEST_CASE("stream: readStream with a timeout polls and waits", "[stream]") {
   std::string first;
   for (int i = 0; i < 50 && first.empty(); ++i) {
     json r = read_chunk(id, 200);
-    if (r["timeout"] == false) first = b64decode(r["chunk"]);
+    if (r["timeout"] == false) first = itest::base64_decode(r["chunk"]);
   }
   CHECK(first == "data: 0\n\n");
   json poll = read_chunk(id, 0);
@@ -224,7 +204,7 @@ TEST_CASE("stream: readStreamAll returns what request returns", "[stream]") {
       CHECK(start["sessionId"] == "stream-all");
       // Take a little first, then the rest at once.
       json first = read_chunk(start["streamId"], 10000);
-      std::string head = b64decode(first["chunk"]);
+      std::string head = itest::base64_decode(first["chunk"]);
       json rest = call_fn(lib().readStreamAll, {{"streamId", start["streamId"]}});
       CHECK(rest["status"] == 200);
       CHECK(head + rest["body"].get<std::string>() == whole["body"].get<std::string>());
@@ -272,7 +252,7 @@ TEST_CASE("stream: a reader that stops reading holds the server back", "[stream]
       // Reading again lets it go on.
       size_t got = 0;
       for (int i = 0; i < 2000 && got < (8u << 20); ++i)
-        got += b64decode(read_chunk(start["streamId"], 10000)["chunk"]).size();
+        got += itest::base64_decode(read_chunk(start["streamId"], 10000)["chunk"]).size();
       CHECK(stats(key)["written"].get<double>() > held);
       json cancelled = call_fn(lib().cancelStream, {{"streamId", start["streamId"]}});
       CHECK(cancelled["success"] == true);
@@ -331,7 +311,13 @@ TEST_CASE("stream: a large body goes through readStream in flat memory", "[strea
   CHECK(eof);
   CHECK(got == total);
   INFO("RSS before " << rss0 / 1048576 << " MiB, peak " << peak / 1048576 << " MiB");
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan keeps freed memory in its quarantine (256 MiB), so RSS says nothing
+  // here; the release build checks it, over 2 GiB.
+  WARN("RSS not checked under AddressSanitizer");
+#else
   CHECK(peak - rss0 < (64u << 20));
+#endif
 }
 
 TEST_CASE("stream: destroyAll ends every open stream", "[stream]") {

@@ -74,6 +74,10 @@ const Library& lib() {
     x.readStreamAll = reinterpret_cast<char* (*)(char*)>(sym("readStreamAll"));
     x.cancelStream = reinterpret_cast<char* (*)(char*)>(sym("cancelStream"));
     x.cancelRequest = reinterpret_cast<char* (*)(char*)>(sym("cancelRequest"));
+    x.wsConnect = reinterpret_cast<char* (*)(char*)>(sym("wsConnect"));
+    x.wsRead = reinterpret_cast<char* (*)(char*)>(sym("wsRead"));
+    x.wsWrite = reinterpret_cast<char* (*)(char*)>(sym("wsWrite"));
+    x.wsClose = reinterpret_cast<char* (*)(char*)>(sym("wsClose"));
     return x;
   }();
   return l;
@@ -95,7 +99,7 @@ std::string shape_problem(const json& r) {
                                                "stream_reset",  "connection_closed",
                                                "decode",        "file",
                                                "cancelled",     "session_closed",
-                                               "internal"};
+                                               "websocket",     "internal"};
   if (!r.is_object() || !r.contains("status")) return "";
   if (r["status"] == 0) {
     if (!r.contains("errorCode") || !r["errorCode"].is_string()) return "a failure without errorCode";
@@ -272,6 +276,47 @@ std::string sha256_hex(const std::string& data) {
   char out[65];
   for (int i = 0; i < 8; ++i) std::snprintf(out + 8 * i, 9, "%08x", h[i]);
   return std::string(out, 64);
+}
+
+namespace {
+const std::string kBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+}  // namespace
+
+std::string base64_encode(const std::string& bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out.push_back(kBase64[(v >> s) & 63]);
+  }
+  if (i + 1 == bytes.size()) {
+    const uint32_t v = uint8_t(bytes[i]) << 16;
+    out += {kBase64[v >> 18], kBase64[(v >> 12) & 63], '=', '='};
+  } else if (i + 2 == bytes.size()) {
+    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
+    out += {kBase64[v >> 18], kBase64[(v >> 12) & 63], kBase64[(v >> 6) & 63], '='};
+  }
+  return out;
+}
+
+std::string base64_decode(const std::string& in) {
+  std::string out;
+  out.reserve(in.size() * 3 / 4);
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    if (c == '=') break;
+    auto v = kBase64.find(c);
+    if (v == std::string::npos) throw std::runtime_error("bad base64");
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xff));
+    }
+  }
+  return out;
 }
 
 }  // namespace itest

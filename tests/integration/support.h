@@ -26,6 +26,10 @@ struct Library {
   char* (*readStreamAll)(char*);
   char* (*cancelStream)(char*);
   char* (*cancelRequest)(char*);
+  char* (*wsConnect)(char*);
+  char* (*wsRead)(char*);
+  char* (*wsWrite)(char*);
+  char* (*wsClose)(char*);
 };
 
 // The test PKI (tests/servers/make_certs.sh), made once per process.
@@ -49,6 +53,9 @@ json call_raw(const char* text);  // the exact bytes, or nullptr
 json call_fn(char* (*fn)(char*), const json& input);
 // Lowercase hex SHA-256 of the bytes.
 std::string sha256_hex(const std::string& data);
+// Standard base64 with padding, as Go's StdEncoding (decode throws on a bad byte).
+std::string base64_encode(const std::string& bytes);
+std::string base64_decode(const std::string& text);
 
 // A child process that prints one JSON line (its ports) and lives until its
 // stdin closes.
