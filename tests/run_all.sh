@@ -43,7 +43,7 @@ sanitized() {
 tsan() {
   TARGETS=integration_tests build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
     TLSC_TEST_TIME_SCALE=4 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress],[stream]"
+    "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress],[stream],[ws]"
 }
 
 fuzz() {

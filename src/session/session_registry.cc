@@ -14,8 +14,20 @@ Result<std::shared_ptr<Session>> SessionRegistry::acquire(const std::string& id,
   // A new client fails on a bad proxy URL; an existing one keeps its proxy.
   ClientOptions checked = options;
   if (auto e = set_proxy(checked, checked.proxy_url)) return *e;
-  auto session = std::make_shared<Session>(
-      id, std::make_shared<HttpClient>(reactor_, resolver_, std::move(checked), id.empty()));
+  // The client's pool, TLS state and connections belong to the loop thread,
+  // so the client is destroyed there, whichever thread lets go of it last
+  // (a caller's destroySession, a request returning after its session was
+  // destroyed).
+  Reactor* reactor = &reactor_;
+  std::shared_ptr<HttpClient> client(new HttpClient(reactor_, resolver_, std::move(checked), id.empty()),
+                                     [reactor](HttpClient* c) {
+                                       if (reactor->in_loop_thread()) {
+                                         delete c;
+                                       } else {
+                                         reactor->post([c] { delete c; });
+                                       }
+                                     });
+  auto session = std::make_shared<Session>(id, std::move(client));
   if (!id.empty()) {
     std::lock_guard lock(mu_);
     // Two threads may race to create the same session: the first one wins.
