@@ -32,7 +32,13 @@ void CompletionQueue::push(std::string response_json) {
   std::lock_guard lock(mu_);
   items_.push_back(std::move(response_json));
   if (in_flight_ > 0) --in_flight_;
-  items_cv_.notify_one();
+  // The last one in flight: every waiter must return, the one that takes it
+  // and those that then find nothing queued and nothing to wait for.
+  if (in_flight_ == 0) {
+    items_cv_.notify_all();
+  } else {
+    items_cv_.notify_one();
+  }
   arm_locked();
 }
 
@@ -54,6 +60,8 @@ std::string CompletionQueue::wait_batch(int timeout_ms) {
     ++count;
   }
   out.push_back(']');
+  // A batch limit left some behind: the next waiter takes them.
+  if (!items_.empty()) items_cv_.notify_one();
   // A waitNext ends the notification period; what is still queued starts
   // a new one. A call that was due for what this waitNext just took is
   // dropped: it would announce an empty queue.

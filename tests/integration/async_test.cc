@@ -116,3 +116,26 @@ TEST_CASE("blocking request from 8 threads at once: each sees its own response",
   for (auto& th : threads) th.join();
   CHECK(ok.load() == 200);
 }
+
+TEST_CASE("two threads in waitNext(-1) with one request in flight both return", "[async][threads]") {
+  std::string id = start({{"requestUrl", h1_servers().http + "/delay/200"}, {"requestMethod", "GET"}});
+  std::atomic<int> returned{0};
+  std::atomic<size_t> responses{0};
+  auto waiter = [&] {
+    json batch = json::parse(lib().waitNext(-1));
+    responses += batch.size();
+    ++returned;
+  };
+  std::thread a(waiter), b(waiter);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (returned.load() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const int in_time = returned.load();
+  // A waiter left behind is freed by one more completion, so the test ends.
+  if (in_time < 2) start({{"requestUrl", h1_servers().http + "/delay/1"}, {"requestMethod", "GET"}});
+  a.join();
+  b.join();
+  CHECK(in_time == 2);
+  if (in_time == 2) CHECK(responses.load() == 1);
+  (void)id;
+}
