@@ -63,7 +63,26 @@ void append_field(std::string& out, std::string_view key, std::string_view value
   out.append("\r\n");
 }
 
+// httpguts.ValidHostHeader's bytes (RFC 3986's reg-name, IP literal and
+// port characters). Bytes from 0x80 are let through: Go turns a name in
+// Unicode into punycode before it checks.
+bool valid_host_header(std::string_view host) {
+  // The writer trims spaces and tabs off a value's ends, as Header.write
+  // does; what is between them counts (CR and LF count everywhere).
+  while (!host.empty() && (host.front() == ' ' || host.front() == '\t')) host.remove_prefix(1);
+  while (!host.empty() && (host.back() == ' ' || host.back() == '\t')) host.remove_suffix(1);
+  for (unsigned char c : host) {
+    if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) continue;
+    if (std::string_view("!$%&'()*+,-.:;=[]_~").find(static_cast<char>(c)) == std::string_view::npos)
+      return false;
+  }
+  return true;
+}
+
 std::optional<Error> validate(const H1Request& req, std::string_view method) {
+  // A Host (requestHostOverride) with CR, LF or NUL would put lines of its
+  // own on the wire, or a bad :authority in HTTP/2; Go refuses it.
+  if (!valid_host_header(req.host)) return make_error(ErrorCode::invalid_input, "http: invalid Host header");
   for (const auto& [key, value] : req.headers) {
     if (!is_valid_token(key)) {
       return make_error(ErrorCode::invalid_input, "net/http: invalid header field name " + go_quote(key));

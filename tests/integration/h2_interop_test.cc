@@ -236,6 +236,14 @@ TEST_CASE("node h2: GET answers over HTTP/2 with body and headers", "[h2-interop
   CHECK(get(node_main() + "/nothing-here")["status"] == 404);
 }
 
+TEST_CASE("node h2: a requestHostOverride with CR or LF never becomes an :authority", "[h2-interop][node]") {
+  json r = get(node_main() + "/hello", {{"requestHostOverride", "127.0.0.1\r\nx-injected: 1"}});
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
+  CHECK(r["body"].get<std::string>().find("http: invalid Host header") != std::string::npos);
+  CHECK(get(node_main() + "/hello", {{"requestHostOverride", "localhost"}})["status"] == 200);
+}
+
 TEST_CASE("node h2: POST bodies are echoed", "[h2-interop][node]") {
   json r = call(input("POST", node_main() + "/echo",
                       {{"requestBody", "{\"a\":1,\"text\":\"h\\u00e9llo\"}"},

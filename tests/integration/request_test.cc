@@ -284,6 +284,28 @@ TEST_CASE("requestHostOverride sets the Host header", "[h1]") {
   CHECK(r["body"].get<std::string>().find("\r\nHost: example.test\r\n") != std::string::npos);
 }
 
+TEST_CASE("credentials in the URL become Basic auth, unless the request has an Authorization", "[h1]") {
+  const std::string raw = h1_servers().raw;  // http://127.0.0.1:port
+  const std::string with_user = "http://us%65r:p%40ss:x@" + raw.substr(7) + "/raw/echo-head";
+  json r = get(with_user);
+  // base64("user:p@ss:x")
+  CHECK(r["body"].get<std::string>().find("\r\nAuthorization: Basic dXNlcjpwQHNzOng=\r\n") !=
+        std::string::npos);
+  r = get("http://solo@" + raw.substr(7) + "/raw/echo-head");
+  CHECK(r["body"].get<std::string>().find("\r\nAuthorization: Basic c29sbzo=\r\n") != std::string::npos);
+  r = get(with_user, {{"headers", {{"Authorization", "Bearer t"}}}});
+  const std::string head = r["body"];
+  CHECK(head.find("\r\nAuthorization: Bearer t\r\n") != std::string::npos);
+  CHECK(head.find("Basic") == std::string::npos);
+}
+
+TEST_CASE("a requestHostOverride with CR or LF is refused before anything is sent (HTTP/1.1)", "[h1]") {
+  json r = get(h1_servers().raw + "/raw/echo-head", {{"requestHostOverride", "127.0.0.1\r\nx-injected: 1"}});
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "invalid_input");
+  CHECK(r["body"].get<std::string>().find("http: invalid Host header") != std::string::npos);
+}
+
 TEST_CASE("an empty body with a Content-Encoding is an empty body", "[h1][decode]") {
   json r = call({{"requestUrl", h1_servers().http + "/br"}, {"requestMethod", "HEAD"}});
   CHECK(r["status"] == 200);

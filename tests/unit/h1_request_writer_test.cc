@@ -30,3 +30,23 @@ TEST_CASE("check_h1_request refuses what write_h1_request refuses, writing nothi
   r.method = "GET";
   CHECK_FALSE(tlsc::check_h1_request(r));
 }
+
+TEST_CASE("a Host with bytes Go's ValidHostHeader refuses is refused", "[h1][writer]") {
+  H1Request r;
+  r.request_target = "/";
+  for (std::string bad :
+       {std::string("127.0.0.1\r\nx-injected: 1"), std::string("a\nb"), std::string("a\0b", 3),
+        std::string("a b"), std::string("a/b"), std::string("a\"b")}) {
+    r.host = bad;
+    auto e = tlsc::check_h1_request(r);
+    REQUIRE(e);
+    CHECK(e->message == "http: invalid Host header");
+  }
+  for (std::string good : {"example.com:8443", "[::1]:80", "[fe80::1%25en0]", "xn--bcher-kva.example",
+                           "b\xc3\xbc"
+                           "cher.de",
+                           "a_b-c.d~e!$&'()*+,;="}) {
+    r.host = good;
+    CHECK_FALSE(tlsc::check_h1_request(r));
+  }
+}
