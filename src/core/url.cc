@@ -150,7 +150,10 @@ std::string Url::host() const {
   return h;
 }
 
-std::string Url::decoded_path() const {
+namespace {
+
+// %XX escapes decoded; a '%' without two hex digits after it stays as is.
+std::string percent_decoded(std::string_view in) {
   auto hex = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -158,16 +161,30 @@ std::string Url::decoded_path() const {
     return -1;
   };
   std::string out;
-  out.reserve(path.size());
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '%' && i + 2 < path.size() && hex(path[i + 1]) >= 0 && hex(path[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex(path[i + 1]) * 16 + hex(path[i + 2])));
+  out.reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '%' && i + 2 < in.size() && hex(in[i + 1]) >= 0 && hex(in[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(in[i + 1]) * 16 + hex(in[i + 2])));
       i += 2;
     } else {
-      out.push_back(path[i]);
+      out.push_back(in[i]);
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string Url::decoded_path() const { return percent_decoded(path); }
+
+std::string Url::username() const {
+  return percent_decoded(std::string_view(userinfo).substr(0, userinfo.find(':')));
+}
+
+std::optional<std::string> Url::password() const {
+  const size_t colon = userinfo.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  return percent_decoded(std::string_view(userinfo).substr(colon + 1));
 }
 
 uint16_t Url::effective_port() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,9 @@ struct Url {
   std::string request_uri() const;
   // The path with %XX escapes decoded (Go's URL.Path).
   std::string decoded_path() const;
+  // Go's URL.User.Username() and Password(): the userinfo's parts, decoded.
+  std::string username() const;
+  std::optional<std::string> password() const;
   // Go's URL.String(), without the fragment's re-escaping subtleties.
   std::string to_string() const;
 };

@@ -8,6 +8,7 @@
 
 #include "cookies/cookie_jar.h"
 #include "core/ascii.h"
+#include "core/base64.h"
 #include "http/origin.h"
 #include "http/response_builder.h"
 #include "platform/clock.h"
@@ -235,6 +236,12 @@ void Transaction::begin_hop() {
     return;
   }
   HeaderList headers = headers_;
+  // Go's Client.send: credentials in the URL become Basic auth unless the
+  // request has an Authorization of its own (each hop's own URL decides).
+  if (!url_.userinfo.empty() && find_header(headers, "Authorization") == nullptr) {
+    headers.emplace_back("Authorization",
+                         "Basic " + base64_encode(url_.username() + ":" + url_.password().value_or("")));
+  }
   // The jar's cookies go after any Cookie header the caller set, as Go's
   // Request.AddCookie appends them.
   if (options_.use_cookie_jar) {
@@ -603,16 +610,19 @@ void Transaction::after_response() {
   begin_hop();
 }
 
-void Transaction::finish_stream() {
+bool Transaction::finish_decoding(std::string& out) {
   if (decoder_ && !decode_error_) {
-    body_bytes_.clear();
-    if (auto e = decoder_->finish(body_bytes_)) decode_error_ = std::move(*e);
-    if (!body_bytes_.empty()) plan_.body_sink->on_body(body_bytes_);  // the end: no pause
+    if (auto e = decoder_->finish(out)) decode_error_ = std::move(*e);
   }
-  if (decode_error_) {
-    fail(*decode_error_, false);
-    return;
-  }
+  if (!decode_error_) return true;
+  fail(*decode_error_, false);
+  return false;
+}
+
+void Transaction::finish_stream() {
+  body_bytes_.clear();
+  if (!finish_decoding(body_bytes_)) return;
+  if (!body_bytes_.empty()) plan_.body_sink->on_body(body_bytes_);  // the end: no pause
   // The sink has had everything; the completion only says the body ended.
   Response r;
   r.id = plan_.id;
@@ -628,13 +638,7 @@ void Transaction::finish_with_body() {
     finish_stream();
     return;
   }
-  if (decoder_ && !decode_error_) {
-    if (auto e = decoder_->finish(body_bytes_)) decode_error_ = std::move(*e);
-  }
-  if (decode_error_) {
-    fail(*decode_error_, false);
-    return;
-  }
+  if (!finish_decoding(body_bytes_)) return;
   Response base;
   base.id = plan_.id;
   base.session_id = plan_.session_id;
