@@ -80,6 +80,9 @@ bool configure_context(SSL_CTX* ctx) {
   if (!SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION)) return false;
   if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
   SSL_CTX_set_grease_enabled(ctx, 1);
+  // Go takes a Certificate message of up to 256 KiB (crypto/tls's
+  // maxHandshakeCertificateMsg); BoringSSL's default stops at 100 KiB.
+  SSL_CTX_set_max_cert_list(ctx, 256 << 10);
   // A server may compress its certificate with any algorithm a spec offers.
   return SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_zlib, nullptr, decompress_zlib) &&
          SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr, decompress_brotli) &&

@@ -102,6 +102,15 @@ TEST_CASE("tls: RSA (PSS signatures in 1.3, PKCS#1 in 1.2), ECDSA P-256 via an i
   }
 }
 
+TEST_CASE("tls: a 150 KiB certificate is taken, as Go takes up to 256 KiB", "[tls]") {
+  for (const char* version : {"-tls1_3", "-tls1_2"}) {
+    INFO(version);
+    auto s = s_server("bigchain", {version});
+    json r = get(s.url);
+    CHECK(r["status"] == 200);
+  }
+}
+
 TEST_CASE("tls: Ed25519 and RSA-PSS-key certificates fail as they fail for Chrome", "[tls][bad]") {
   // Chrome offers neither ed25519 nor rsa_pss_pss_* signature algorithms, so
   // the server has no signature it may make with these keys and says so

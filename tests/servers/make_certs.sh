@@ -82,4 +82,9 @@ cp notyet.pem notyet.chain.pem
 o req -x509 -newkey rsa:2048 -nodes -keyout selfsigned.key -out selfsigned.pem -days 365 \
   -subj "/CN=localhost" -addext "subjectAltName=$good"
 cp selfsigned.pem selfsigned.chain.pem
+# A leaf of about 150 KiB (5,000 names): BoringSSL's default limit on the
+# Certificate message is 100 KiB, Go's 256 KiB.
+big="$good"
+for i in $(seq 1 5000); do big="$big,DNS:name-$i.bigchain.test"; done
+leaf bigchain rsa "$big" ca 365
 echo "$self_sum" > done
