@@ -76,7 +76,21 @@ Reactor::TimerId Reactor::add_timer(std::chrono::milliseconds delay, std::functi
   return id;
 }
 
-void Reactor::cancel_timer(TimerId id) { timers_.erase(id); }
+void Reactor::cancel_timer(TimerId id) {
+  timers_.erase(id);
+  // A cancelled entry stays in the heap until its deadline; with long
+  // timeouts (an hour) every keep-alive request would leave one behind.
+  // When the dead outnumber the live, the heap is rebuilt from the live.
+  if (timer_heap_.size() > 64 && timer_heap_.size() > 2 * timers_.size()) {
+    std::vector<TimerEntry> live;
+    live.reserve(timers_.size());
+    while (!timer_heap_.empty()) {
+      if (timers_.contains(timer_heap_.top().id)) live.push_back(timer_heap_.top());
+      timer_heap_.pop();
+    }
+    timer_heap_ = decltype(timer_heap_)(std::greater<>(), std::move(live));
+  }
+}
 
 void Reactor::advance_clock(std::chrono::milliseconds by) {
   std::promise<void> done;

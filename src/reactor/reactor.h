@@ -89,6 +89,9 @@ class Reactor {
 
   TimerId add_timer(std::chrono::milliseconds delay, std::function<void()> fn);
   void cancel_timer(TimerId id);
+  // Entries in the timer heap, cancelled ones included (a test's view of
+  // how many cancelled timers are kept).
+  size_t timer_heap_size() const { return timer_heap_.size(); }
   // The loop's time: read once per turn of the loop (and after each
   // advance_clock in manual mode). Code above the reactor asks this, never
   // a clock of its own.

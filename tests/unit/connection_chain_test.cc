@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "on_loop.h"
 #include "reactor/reactor.h"
 
 using namespace tlsc;
@@ -44,12 +45,7 @@ class TagStep final : public ConnectStep {
   Liveness liveness_;
 };
 
-template <class F>
-auto on_loop(Reactor& reactor, F&& f) {
-  std::promise<decltype(f())> p;
-  reactor.post([&] { p.set_value(f()); });
-  return p.get_future().get();
-}
+using utest::on_loop;
 
 }  // namespace
 
