@@ -32,14 +32,10 @@ std::string& wait_buffer() {
 }
 
 char* do_request(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, null_input("request"));
-  auto input = parse_request_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
-  std::string id = new_uuid();
-  auto prepared = prepare_request(rt.sessions(), *input, id);
-  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return keep_error(f->session_id, f->error);
-  auto& p = std::get<PreparedRequest>(prepared);
+  auto parsed = parse_and_prepare(rt.sessions(), json, "request", new_uuid());
+  if (auto* f = std::get_if<PrepareFailure>(&parsed)) return keep_error(f->session_id, f->error);
+  auto& p = std::get<ParsedRequest>(parsed).prepared;
 
   std::promise<Response> promise;
   auto future = promise.get_future();
@@ -56,14 +52,11 @@ char* do_request_async(const char* json) {
     out = response_to_json(error_response(new_uuid(), std::move(sid), std::move(error)));
     return out.data();
   };
-  if (json == nullptr) return fail(std::nullopt, null_input("request"));
-  auto input = parse_request_input(view_of(json));
-  if (!input) return fail(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
   std::string id = new_uuid();
-  auto prepared = prepare_request(rt.sessions(), *input, id);
-  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return fail(f->session_id, f->error);
-  auto& p = std::get<PreparedRequest>(prepared);
+  auto parsed = parse_and_prepare(rt.sessions(), json, "request", id);
+  if (auto* f = std::get_if<PrepareFailure>(&parsed)) return fail(f->session_id, f->error);
+  auto& p = std::get<ParsedRequest>(parsed).prepared;
 
   rt.completions().expect_one();
   rt.async_requests().add(id);

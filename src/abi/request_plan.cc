@@ -1,6 +1,7 @@
 #include "abi/request_plan.h"
 
 #include "abi/client_options_input.h"
+#include "abi/returned_json.h"
 #include "core/ascii.h"
 #include "core/base64.h"
 
@@ -66,6 +67,18 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
   }
   plan.stream_eof_symbol = in.stream_output_eof_symbol;
   return PreparedRequest{std::move(*session), std::move(plan)};
+}
+
+std::variant<ParsedRequest, PrepareFailure> parse_and_prepare(SessionRegistry& sessions, const char* json,
+                                                              const char* function, std::string response_id) {
+  if (json == nullptr) {
+    return PrepareFailure{std::nullopt, null_input(function)};
+  }
+  auto input = parse_request_input(json);
+  if (!input) return PrepareFailure{std::nullopt, input.error()};
+  auto prepared = prepare_request(sessions, *input, std::move(response_id));
+  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return std::move(*f);
+  return ParsedRequest{std::move(*input), std::move(std::get<PreparedRequest>(prepared))};
 }
 
 }  // namespace tlsc

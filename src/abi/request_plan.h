@@ -26,4 +26,14 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
                                                               const RequestInput& in,
                                                               std::string response_id);
 
+// The caller's JSON as request, requestAsync and requestStream take it:
+// a null pointer or JSON that does not decode fails without a session id;
+// then prepare_request. `function` names the export in the null-input text.
+struct ParsedRequest {
+  RequestInput input;
+  PreparedRequest prepared;
+};
+std::variant<ParsedRequest, PrepareFailure> parse_and_prepare(SessionRegistry& sessions, const char* json,
+                                                              const char* function, std::string response_id);
+
 }  // namespace tlsc

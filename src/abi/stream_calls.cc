@@ -49,14 +49,11 @@ Error unknown_stream(const std::string& stream_id) {
 }  // namespace
 
 char* request_stream(const char* json) {
-  if (json == nullptr) return keep_error(std::nullopt, null_input("requestStream"));
-  auto input = parse_request_input(view_of(json));
-  if (!input) return keep_error(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
-  std::string id = new_uuid();
-  auto prepared = prepare_request(rt.sessions(), *input, id);
-  if (auto* f = std::get_if<PrepareFailure>(&prepared)) return keep_error(f->session_id, f->error);
-  auto& p = std::get<PreparedRequest>(prepared);
+  auto parsed = parse_and_prepare(rt.sessions(), json, "requestStream", new_uuid());
+  if (auto* f = std::get_if<PrepareFailure>(&parsed)) return keep_error(f->session_id, f->error);
+  const RequestInput* input = &std::get<ParsedRequest>(parsed).input;
+  auto& p = std::get<ParsedRequest>(parsed).prepared;
 
   // Upstream's default block is 4096 for streams (1024 for streamOutputPath).
   const bool block_given = input->stream_output_block_size && *input->stream_output_block_size > 0;

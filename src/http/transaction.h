@@ -82,6 +82,9 @@ class Transaction final : public ExchangeObserver,
   void after_response();
   void finish_with_body();
   void finish_stream();
+  // The decoder's last bytes appended to `out`; false when the body did not
+  // decode (the request has then failed).
+  bool finish_decoding(std::string& out);
   void deliver_to_sink(std::string_view bytes);
   void pause_body();
   void fail(Error error, bool wrap_url = true);
