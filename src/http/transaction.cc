@@ -419,18 +419,7 @@ void Transaction::on_response_head(const ResponseHead& head) {
     // requestStream: the envelope now, the body as it comes.
     if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
     streaming_ = true;
-    Response base;
-    base.id = plan_.id;
-    base.session_id = plan_.session_id;
-    std::optional<std::vector<Cookie>> jar_cookies;
-    if (options_.use_cookie_jar) {
-      jar_cookies = client_->with_jar([&](CookieJar& jar) {
-        return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
-      });
-    }
-    const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
-    auto built = build_response(std::move(base), head_, url_, std::string(), headers_dropped,
-                                std::move(jar_cookies), {});
+    auto built = build_final_response(std::string(), {});
     built.response.body.clear();
     plan_.body_sink->on_head(std::move(built.response));
     return;
@@ -633,12 +622,7 @@ void Transaction::finish_stream() {
   complete(std::move(r));
 }
 
-void Transaction::finish_with_body() {
-  if (streaming_) {
-    finish_stream();
-    return;
-  }
-  if (!finish_decoding(body_bytes_)) return;
+BuiltResponse Transaction::build_final_response(std::string body, const BodyDelivery& delivery) {
   Response base;
   base.id = plan_.id;
   base.session_id = plan_.session_id;
@@ -648,14 +632,23 @@ void Transaction::finish_with_body() {
       return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
     });
   }
-  BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
-                        plan_.stream_eof_symbol};
   // fhttp's HTTP/1 transport drops Content-Encoding and Content-Length of a
   // body it asked compression for; its HTTP/2 transport decodes and keeps
   // both.
   const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
-  auto built = build_response(std::move(base), head_, url_, std::move(body_bytes_), headers_dropped,
-                              std::move(jar_cookies), delivery);
+  return build_response(std::move(base), head_, url_, std::move(body), headers_dropped,
+                        std::move(jar_cookies), delivery);
+}
+
+void Transaction::finish_with_body() {
+  if (streaming_) {
+    finish_stream();
+    return;
+  }
+  if (!finish_decoding(body_bytes_)) return;
+  BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
+                        plan_.stream_eof_symbol};
+  auto built = build_final_response(std::move(body_bytes_), delivery);
   if (!built.file_text) {
     complete(std::move(built.response));
     return;

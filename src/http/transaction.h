@@ -25,6 +25,7 @@
 #include "http/http_connection.h"
 #include "http/request_plan.h"
 #include "http/response.h"
+#include "http/response_builder.h"
 
 namespace tlsc {
 
@@ -85,6 +86,9 @@ class Transaction final : public ExchangeObserver,
   // The decoder's last bytes appended to `out`; false when the body did not
   // decode (the request has then failed).
   bool finish_decoding(std::string& out);
+  // The final response's envelope (status, headers, the jar's cookies) as
+  // upstream builds it, with `body` converted per `delivery`.
+  BuiltResponse build_final_response(std::string body, const BodyDelivery& delivery);
   void deliver_to_sink(std::string_view bytes);
   void pause_body();
   void fail(Error error, bool wrap_url = true);
