@@ -7,7 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       libc-ares-dev zlib1g-dev libbrotli-dev libzstd-dev
       catch2 nlohmann-json3-dev
       clang-14 libclang-rt-14-dev lld-14 clang-format-14
-      python3 zstd binutils openssl
+      python3 zstd binutils openssl ccache
       golang-go patch perl gnutls-bin dpkg-dev
       nghttp2-server h2o
       squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback

@@ -10,20 +10,35 @@ jobs=$(nproc)
 fuzz_seconds=${TLSC_FUZZ_SECONDS:-20}
 passed=0; failed=0; failures=()
 
-step() {
+logs=$(mktemp -d /tmp/tlsc-run-all.XXXXXX)
+step() {  # each step's output is shown and kept, so a failure can be retold at the end
   local name="$1"; shift
   echo "=== $name"
-  local t0=$SECONDS
-  if "$@"; then
+  local t0=$SECONDS log="$logs/step$((passed + failed)).log"
+  "$@" 2>&1 | tee "$log"
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
     passed=$((passed + 1)); echo "=== $name: ok ($((SECONDS - t0)) s)"
   else
     failed=$((failed + 1)); failures+=("$name"); echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+    failure_logs+=("$log")
   fi
 }
+failure_logs=()
+
+# Our own objects are cached across runs too (ccache, outside the clone):
+# four builds of the same sources (release, ASan, TSan, fuzz) on 2 cores
+# are most of a run, and most sources did not change since the last one.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tls-client-cpp/ccache} CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+  mkdir -p "$CCACHE_DIR" && ccache -z >/dev/null 2>&1 &&
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 
 build() {  # dir, extra cmake args... (TARGETS="a b" builds only those)
   local dir="$1"; shift
-  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null &&
+  cmake -S "$root" -B "$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null &&
     cmake --build "$dir" -j "$jobs" ${TARGETS:+--target $TARGETS}
 }
 
@@ -47,7 +62,7 @@ tsan() {
 }
 
 fuzz() {
-  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$root/build-fuzz" -G Ninja \
+  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$root/build-fuzz" -G Ninja "${launcher[@]}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_FUZZ=ON -DTLSC_TESTS=OFF >/dev/null &&
     cmake --build "$root/build-fuzz" -j "$jobs" --target fuzzers || return 1
   local ok=0
@@ -93,6 +108,18 @@ step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
 
 echo
+if [ ${#launcher[@]} -gt 0 ]; then
+  echo "reused: our own objects from ccache ($CCACHE_DIR):"
+  ccache -s 2>/dev/null | grep -a -E "Hits|Misses|Cache size" | sed 's/^/  /'
+fi
+# The end of the output is what a reader sees first: what failed, and where.
+for i in "${!failure_logs[@]}"; do
+  echo "--- what failed in: ${failures[$i]}"
+  grep -a -B 12 -A 8 -E "FAILED:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:|Test +#[0-9]+: .*\*\*\*" \
+    "${failure_logs[$i]}" | head -150
+  echo "--- its last lines"
+  tail -25 "${failure_logs[$i]}"
+done
 if [ $failed -gt 0 ]; then printf 'failed step: %s\n' "${failures[@]}"; fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
