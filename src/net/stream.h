@@ -2,6 +2,7 @@
 // (tcp, later tls over tcp, proxies). Loop thread only.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "core/error.h"
@@ -15,6 +16,9 @@ class StreamObserver {
   // The peer closed (error == nullptr) or the stream failed. No more calls
   // follow. The observer may destroy the stream from inside either call.
   virtual void on_stream_closed(const Error* error) = 0;
+  // Everything written has reached the kernel, after some had to wait:
+  // a writer that stopped at Stream::unsent_bytes may go on.
+  virtual void on_stream_drained() {}
 
  protected:
   ~StreamObserver() = default;
@@ -28,6 +32,11 @@ class Stream {
   virtual void set_observer(StreamObserver* observer) = 0;
   // Queues bytes; they are sent as the socket allows.
   virtual void write(std::string_view bytes) = 0;
+  // Bytes write() took that have not reached the kernel yet, here or in
+  // the streams below. A writer that could produce without end (HTTP/2
+  // answers to a peer that floods and never reads) stops above a mark and
+  // waits for on_stream_drained.
+  virtual size_t unsent_bytes() const { return 0; }
   // Backpressure: while paused the stream reads nothing more from the
   // socket, so the peer's sending stops when the kernel's window fills.
   // Bytes already read (one socket read, at most) are still delivered.

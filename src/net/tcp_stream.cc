@@ -98,8 +98,15 @@ void TcpStream::fail_later(Error e) {
 void TcpStream::on_io(uint32_t events) {
   if (socket_ == kNoSocket) return;
   if (events & kIoWritable) {
+    const bool had_unsent = out_offset_ < out_.size();
     flush();
     if (socket_ == kNoSocket) return;
+    if (had_unsent && out_offset_ == out_.size() && observer_ != nullptr) {
+      // The observer may close or destroy us from inside the call.
+      auto alive = liveness_.watch();
+      observer_->on_stream_drained();
+      if (!alive || socket_ == kNoSocket) return;
+    }
   }
   if (!(events & kIoReadable)) return;
   // Paused, the socket is not watched for reading, but the poller reports a

@@ -20,6 +20,7 @@ class TcpStream final : public Stream, public IoHandler {
 
   void set_observer(StreamObserver* observer) override;
   void write(std::string_view bytes) override;
+  size_t unsent_bytes() const override { return out_.size() - out_offset_; }
   void pause_reading(bool paused) override;
   bool usable() const override { return socket_ != kNoSocket && !peer_closed_; }
   void close() override;

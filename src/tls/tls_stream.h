@@ -38,11 +38,17 @@ class TlsStream final : public Stream, public StreamObserver {
     if (inner_) inner_->pause_reading(paused);
   }
   void write(std::string_view bytes) override;
+  // Records go below as soon as they are made: what waits is the inner
+  // stream's.
+  size_t unsent_bytes() const override { return inner_ ? inner_->unsent_bytes() : 0; }
   bool usable() const override { return !closed_ && inner_ && inner_->usable(); }
   void close() override;
 
   void on_stream_data(std::string_view data) override;
   void on_stream_closed(const Error* error) override;
+  void on_stream_drained() override {
+    if (observer_ != nullptr && !handshaking_) observer_->on_stream_drained();
+  }
 
  private:
   void advance();

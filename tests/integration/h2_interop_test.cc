@@ -374,6 +374,28 @@ TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only",
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
 }
 
+TEST_CASE("a server that floods PING or SETTINGS and never reads is cut off by nghttp2's flood guard",
+          "[h2-interop][flood][limits]") {
+  // Without write backpressure the acknowledgements pile up in the client
+  // without bound (about 50 MB/s here) until the timeout; with it nghttp2
+  // holds them, counts them and ends the connection.
+  for (const char* mode : {"ping", "settings"}) {
+    INFO(mode);
+    const json& server = start_once(
+        std::string("flood-") + mode,
+        {"python3", script("h2_flood_server.py"), "--cert", cert(), "--key", key(), "--mode", mode});
+    auto t0 = Clock::now();
+    json r = get(origin(server["port"]) + "/", {{"timeoutSeconds", 60}});
+    const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+    INFO(r.dump() << " after " << took << " s");
+    CHECK(r["status"] == 0);
+    CHECK(r["errorCode"] == "h2_protocol");
+    CHECK(r["body"].get<std::string>().ends_with(
+        "http2: Flooding was detected in this HTTP/2 session, and it must be closed"));
+    CHECK(took < itest::time_limit(15));
+  }
+}
+
 TEST_CASE("node h2: REFUSED_STREAM is retried", "[h2-interop][node][reset]") {
   const std::string session = "node-refuse";
   // Alone, and among others on the same connection.

@@ -7,6 +7,11 @@
 namespace tlsc {
 namespace {
 
+// What may wait below us unsent before flush stops asking nghttp2 for
+// more: a few uploads' worth of DATA in flight, and a bound on the memory
+// a peer that never reads can make us hold.
+constexpr size_t kWriteHighWater = 1 << 20;
+
 // Go's http2 ErrCode names, for error texts that read like upstream's.
 std::string error_code_name(uint32_t code) {
   static constexpr const char* kNames[] = {"NO_ERROR",
@@ -528,6 +533,10 @@ void H2Connection::flush() {
     out_.clear();
     ++callback_depth_;
     for (;;) {
+      if (out_.size() + stream_->unsent_bytes() >= kWriteHighWater) {
+        write_blocked_ = true;
+        break;
+      }
       const uint8_t* data = nullptr;
       ssize_t n = nghttp2_session_mem_send(session_, &data);
       if (n < 0) {
@@ -554,6 +563,14 @@ void H2Connection::flush() {
     // nghttp2 is done with this connection (GOAWAY both ways).
     fail_all(make_error(ErrorCode::connection_closed, "http2: connection closed"), going_away_);
   }
+  release_later(std::move(keep));
+}
+
+void H2Connection::on_stream_drained() {
+  if (!write_blocked_) return;
+  write_blocked_ = false;
+  auto keep = shared_from_this();
+  flush();
   release_later(std::move(keep));
 }
 

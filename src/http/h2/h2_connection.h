@@ -77,6 +77,7 @@ class H2Connection final : public HttpConnection,
 
   void on_stream_data(std::string_view data) override;
   void on_stream_closed(const Error* error) override;
+  void on_stream_drained() override;
 
   H2Connection(Reactor& reactor, std::unique_ptr<Stream> stream, std::string pool_key, H2Limits limits,
                Retired retired);
@@ -110,6 +111,10 @@ class H2Connection final : public HttpConnection,
   std::unordered_map<int32_t, std::unique_ptr<Exchange>> exchanges_;
   int callback_depth_ = 0;  // nghttp2 forbids mem_send inside its callbacks
   bool flush_pending_ = false;
+  // flush stopped with the stream's unsent bytes above kWriteHighWater;
+  // on_stream_drained goes on. nghttp2 keeps what it could not send, and
+  // its outbound-flood guard ends a peer that floods and never reads.
+  bool write_blocked_ = false;
   bool flush_scheduled_ = false;
   bool going_away_ = false;
   bool dead_ = false;
