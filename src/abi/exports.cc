@@ -3,6 +3,7 @@
 #include <atomic>
 #include <exception>
 #include <future>
+#include <new>
 #include <string>
 
 #include "abi/json_writer.h"
@@ -46,6 +47,17 @@ char* do_request(const char* json) {
   return keep_response(future.get());
 }
 
+// The JSON of an async completion, made on the loop thread: with no
+// memory for it the id still completes, with a short error in its place.
+std::string completion_json(const Response& r) {
+  try {
+    return response_to_json(r);
+  } catch (const std::bad_alloc&) {
+    return response_to_json(
+        error_response(r.id, r.session_id, make_error(ErrorCode::internal, "out of memory")));
+  }
+}
+
 char* do_request_async(const char* json) {
   std::string& out = async_buffer();
   auto fail = [&out](std::optional<std::string> sid, Error error) {
@@ -67,7 +79,7 @@ char* do_request_async(const char* json) {
       if (!rt.async_requests().finish(r.id) && r.error_code != ErrorCode::cancelled) {
         r = error_response(r.id, r.session_id, make_error(ErrorCode::cancelled, "context canceled"));
       }
-      rt.completions().push(response_to_json(r));
+      rt.completions().push(completion_json(r));
     });
     rt.async_requests().attach(id, t);
   });

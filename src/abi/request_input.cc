@@ -319,6 +319,7 @@ const Fields<RequestInput>& request_fields() {
         .add("requestHostOverride", &R::request_host_override)
         .add("sessionId", &R::session_id)
         .add("streamOutputBlockSize", &R::stream_output_block_size)
+        .add("maxResponseBodyBytes", &R::max_response_body_bytes)
         .add("streamOutputEOFSymbol", &R::stream_output_eof_symbol)
         .add("streamOutputPath", &R::stream_output_path)
         .add("requestMethod", &R::request_method)

@@ -91,6 +91,9 @@ struct RequestInput {
   std::optional<std::string> request_host_override;
   std::optional<std::string> session_id;
   std::optional<int64_t> stream_output_block_size;
+  // Ours, not upstream's: the limit on a response body held in memory
+  // (absent or 0: the default; < 0: none).
+  std::optional<int64_t> max_response_body_bytes;
   std::optional<std::string> stream_output_eof_symbol;
   std::optional<std::string> stream_output_path;
   std::string request_method;

@@ -2,6 +2,7 @@
 
 #include "abi/client_options_input.h"
 #include "abi/returned_json.h"
+#include "codec/decoder.h"
 #include "core/ascii.h"
 #include "core/base64.h"
 
@@ -66,6 +67,10 @@ std::variant<PreparedRequest, PrepareFailure> prepare_request(SessionRegistry& s
     plan.stream_block_size = static_cast<size_t>(*in.stream_output_block_size);
   }
   plan.stream_eof_symbol = in.stream_output_eof_symbol;
+  if (in.max_response_body_bytes && *in.max_response_body_bytes != 0) {
+    plan.max_body_bytes = *in.max_response_body_bytes < 0 ? BodyDecoder::kUnlimited
+                                                          : static_cast<size_t>(*in.max_response_body_bytes);
+  }
   return PreparedRequest{std::move(*session), std::move(plan)};
 }
 

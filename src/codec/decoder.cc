@@ -12,6 +12,11 @@
 #include <zstd.h>
 
 namespace tlsc {
+Error body_too_large_error(size_t limit) {
+  return make_error(ErrorCode::body_too_large, "response body too large: over " + std::to_string(limit) +
+                                                   " bytes (maxResponseBodyBytes)");
+}
+
 namespace {
 
 Error decode_error(std::string message) { return make_error(ErrorCode::decode, std::move(message)); }
@@ -30,9 +35,7 @@ class OutputBudget {
   explicit OutputBudget(size_t limit) : limit_(limit) {}
 
   std::optional<Error> append(std::string& out, std::string_view data) {
-    if (data.size() > limit_ - used_) {
-      return decode_error("decompressed body exceeds the limit of " + std::to_string(limit_) + " bytes");
-    }
+    if (data.size() > limit_ - used_) return body_too_large_error(limit_);
     used_ += data.size();
     out.append(data);
     return std::nullopt;

@@ -15,6 +15,10 @@
 
 namespace tlsc {
 
+// A body that went past its limit (maxResponseBodyBytes), decoded or not:
+// ErrorCode::body_too_large, one text wherever the limit is checked.
+Error body_too_large_error(size_t limit);
+
 class BodyDecoder {
  public:
   static constexpr size_t kUnlimited = std::numeric_limits<size_t>::max();
@@ -22,8 +26,8 @@ class BodyDecoder {
   // "gzip", "deflate", "br" or "zstd", matched exactly (case-sensitive, no
   // trimming, no lists) like Go's switch; anything else returns nullptr,
   // meaning the body passes through untouched.
-  // `max_output` bounds the total decoded size: going past it is an error,
-  // which is the decompression-bomb guard.
+  // `max_output` bounds the total decoded size: going past it is
+  // body_too_large_error, which is the decompression-bomb guard.
   //
   // "deflate" looks at the first two bytes: a zlib header (CM = 8 and
   // (CMF*256 + FLG) % 31 == 0) selects zlib, anything else raw DEFLATE.

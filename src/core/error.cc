@@ -42,6 +42,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "session_closed";
     case ErrorCode::websocket:
       return "websocket";
+    case ErrorCode::body_too_large:
+      return "body_too_large";
     case ErrorCode::internal:
       return "internal";
   }

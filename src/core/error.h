@@ -29,6 +29,7 @@ enum class ErrorCode {
   stream_reset,       // the server reset the request's HTTP/2 stream
   connection_closed,  // the connection closed or failed mid-request
   decode,             // a Content-Encoding that does not decode
+  body_too_large,     // the (decoded) body went past maxResponseBodyBytes
   file,               // streamOutputPath could not be written
   cancelled,          // the caller cancelled the request
   session_closed,     // destroySession / destroyAll while it ran

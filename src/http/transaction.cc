@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <new>
 #include <random>
 
 #include "cookies/cookie_jar.h"
@@ -380,7 +381,24 @@ void Transaction::on_request_sent() {
   if (state_ == TransactionState::sending) set_state(TransactionState::awaiting_head);
 }
 
+template <class F>
+void Transaction::failing_on_no_memory(F&& step) {
+  try {
+    step();
+  } catch (const std::bad_alloc&) {
+    // This request fails alone; what it held goes first, so that the
+    // answer itself can be made.
+    std::string().swap(body_bytes_);
+    decoder_.reset();
+    fail(make_error(ErrorCode::internal, "out of memory"), false);
+  }
+}
+
 void Transaction::on_response_head(const ResponseHead& head) {
+  failing_on_no_memory([&] { take_response_head(head); });
+}
+
+void Transaction::take_response_head(const ResponseHead& head) {
   head_ = head;
   set_state(TransactionState::reading_body);
   if (options_.debug) trace(head_.proto + " " + std::to_string(head_.status));
@@ -439,14 +457,25 @@ void Transaction::on_response_head(const ResponseHead& head) {
   uint64_t announced = 0;
   if (length != nullptr &&
       std::from_chars(length->data(), length->data() + length->size(), announced).ec == std::errc()) {
+    // A body announced past the limit is refused before it is read.
+    if (announced > plan_.max_body_bytes) {
+      fail(body_too_large_error(plan_.max_body_bytes), false);
+      return;
+    }
     body_bytes_.reserve(static_cast<size_t>(std::min(announced, kMaxBodyReserve)));
   }
 }
 
 void Transaction::on_response_body(std::string_view bytes) {
+  failing_on_no_memory([&] { take_response_body(bytes); });
+}
+
+void Transaction::take_response_body(std::string_view bytes) {
   if (state_ != TransactionState::reading_body || decode_error_) return;
   if (!decoder_ && content_encoding_ && !bytes.empty()) {
-    decoder_ = BodyDecoder::create(*content_encoding_);
+    // A streamed body has no total to bound: it leaves as it comes.
+    decoder_ =
+        BodyDecoder::create(*content_encoding_, streaming_ ? BodyDecoder::kUnlimited : plan_.max_body_bytes);
     content_encoding_.reset();
   }
   if (streaming_) {
@@ -461,10 +490,23 @@ void Transaction::on_response_body(std::string_view bytes) {
     return;
   }
   if (!decoder_) {
+    if (bytes.size() > plan_.max_body_bytes - body_bytes_.size()) {
+      fail(body_too_large_error(plan_.max_body_bytes), false);
+      return;
+    }
     body_bytes_.append(bytes);
     return;
   }
-  if (auto e = decoder_->feed(bytes, body_bytes_)) decode_error_ = std::move(*e);
+  if (auto e = decoder_->feed(bytes, body_bytes_)) {
+    // Past the limit the rest is not worth reading (a bomb would keep the
+    // connection busy for nothing); a body that does not decode fails
+    // when it ends, as before.
+    if (e->code == ErrorCode::body_too_large) {
+      fail(std::move(*e), false);
+      return;
+    }
+    decode_error_ = std::move(*e);
+  }
 }
 
 void Transaction::deliver_to_sink(std::string_view bytes) {
@@ -520,8 +562,10 @@ void Transaction::release_connection(bool reusable) {
 }
 
 void Transaction::on_response_complete() {
-  release_connection(true);
-  after_response();
+  failing_on_no_memory([&] {
+    release_connection(true);
+    after_response();
+  });
 }
 
 void Transaction::on_response_error(const Error& error, bool retryable) {

@@ -74,6 +74,12 @@ class Transaction final : public ExchangeObserver,
   ~Transaction();
 
  private:
+  // Runs one step of the exchange; std::bad_alloc out of it fails this
+  // request (internal, "out of memory") instead of the process.
+  template <class F>
+  void failing_on_no_memory(F&& step);
+  void take_response_head(const ResponseHead& head);
+  void take_response_body(std::string_view bytes);
   void begin_hop();
   void acquire();
   void on_connection(Result<std::shared_ptr<HttpConnection>> conn);

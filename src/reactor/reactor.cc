@@ -111,6 +111,21 @@ int Reactor::next_timeout_ms() const {
   return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(d).count());
 }
 
+template <class F>
+void Reactor::run_guarded(F&& fn) {
+  // The last line of defence: an exception that got this far (no memory in
+  // a callback that does not catch it itself) must not end the host
+  // process through std::terminate. What the callback was doing is lost;
+  // its request still ends through its own timeout.
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tls-client: loop thread: %s (ignored)\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "tls-client: loop thread: unknown exception (ignored)\n");
+  }
+}
+
 void Reactor::run_due_timers() {
   now_ = clock_mode_ == ClockMode::manual ? manual_now_ : Clock::now();
   while (!timer_heap_.empty() && timer_heap_.top().when <= now_) {
@@ -120,7 +135,7 @@ void Reactor::run_due_timers() {
     if (it == timers_.end()) continue;  // cancelled
     auto fn = std::move(it->second);
     timers_.erase(it);
-    fn();
+    run_guarded(fn);
   }
 }
 
@@ -134,7 +149,7 @@ void Reactor::run() {
     for (const IoReady& r : ready) {
       // A handler earlier in this batch may have unwatched this socket.
       auto it = watched_.find(r.socket);
-      if (it != watched_.end()) it->second.handler->on_io(r.events);
+      if (it != watched_.end()) run_guarded([&] { it->second.handler->on_io(r.events); });
     }
     {
       std::lock_guard lock(tasks_mu_);
@@ -144,7 +159,7 @@ void Reactor::run() {
         return;
       }
     }
-    for (auto& task : batch) task();
+    for (auto& task : batch) run_guarded(task);
     batch.clear();
     run_due_timers();
     // Everything handed to destroy_later during this turn: no callback of

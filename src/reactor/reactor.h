@@ -120,6 +120,9 @@ class Reactor {
  private:
   void run();
   void run_due_timers();
+  // Calls fn; an exception out of it is reported on stderr, not rethrown.
+  template <class F>
+  static void run_guarded(F&& fn);
   int next_timeout_ms() const;
   void worker_loop();
 

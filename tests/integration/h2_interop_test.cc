@@ -374,6 +374,23 @@ TEST_CASE("node h2: a stream reset with INTERNAL_ERROR fails that request only",
   itest::call_fn(lib().destroySession, {{"sessionId", session}});
 }
 
+TEST_CASE("node h2: a bomb past maxResponseBodyBytes resets its stream only; the connection goes on",
+          "[h2-interop][node][limits]") {
+  const std::string session = "node-bomb";
+  json r =
+      get(node_main() + "/bomb?enc=br&mib=64", {{"sessionId", session}, {"maxResponseBodyBytes", 1 << 20}});
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "body_too_large");
+  CHECK(r["body"] == "response body too large: over 1048576 bytes (maxResponseBodyBytes)");
+  json ok =
+      get(node_main() + "/bomb?enc=gzip&mib=2", {{"sessionId", session}, {"maxResponseBodyBytes", 2 << 20}});
+  REQUIRE(ok["status"] == 200);
+  CHECK(ok["body"].get<std::string>() == std::string(2 << 20, '\0'));
+  CHECK(header(ok, "X-Session") ==
+        header(get(node_main() + "/hello", {{"sessionId", session}}), "X-Session"));
+  itest::call_fn(lib().destroySession, {{"sessionId", session}});
+}
+
 TEST_CASE("a server that floods PING or SETTINGS and never reads is cut off by nghttp2's flood guard",
           "[h2-interop][flood][limits]") {
   // Without write backpressure the acknowledgements pile up in the client

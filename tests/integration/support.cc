@@ -99,7 +99,8 @@ std::string shape_problem(const json& r) {
                                                "stream_reset",  "connection_closed",
                                                "decode",        "file",
                                                "cancelled",     "session_closed",
-                                               "websocket",     "internal"};
+                                               "websocket",     "body_too_large",
+                                               "internal"};
   if (!r.is_object() || !r.contains("status")) return "";
   if (r["status"] == 0) {
     if (!r.contains("errorCode") || !r["errorCode"].is_string()) return "a failure without errorCode";

@@ -6,6 +6,7 @@ const http = require('http');
 const net = require('net');
 const zlib = require('zlib');
 const { execFileSync } = require('child_process');
+const { bomb } = require('./bombs');
 
 const TEXT = 'hello compressed world '.repeat(200);
 let zstdBody = null;
@@ -95,6 +96,34 @@ const server = http.createServer((req, res) => {
         const ms = Math.min(Number(parts[1] || 0), 60000);
         const port = String(req.socket.remotePort);
         const t = setTimeout(() => send(res, 200, { 'Content-Type': 'text/plain' }, port), ms);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
+      case 'bomb': {  // /bomb/<br|gzip|deflate>/<MiB of zeros>
+        const mib = Math.min(Number(parts[2] || 1), 4096);
+        return bomb(parts[1], mib).then((b) => {
+          if (!b) return send(res, 404, {}, 'no such encoding');
+          send(res, 200, { 'Content-Type': 'application/octet-stream', 'Content-Encoding': parts[1] }, b);
+        });
+      }
+      case 'endless': {  // chunked 'a's, 1 MiB at a time, until the client leaves (4 GiB at most)
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(1 << 20, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (!res.destroyed && sent < 4096) {
+            sent++;
+            if (!res.write(chunk)) return res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.on('error', () => {});
+        return pump();
+      }
+      case 'claims': {  // a head announcing /claims/<n> bytes, then 16 of them and silence
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': parts[1] });
+        res.write(Buffer.alloc(16, 0x61));
+        const t = setTimeout(() => res.destroy(), 30000);
         res.on('close', () => clearTimeout(t));
         return;
       }

@@ -27,6 +27,7 @@
 //   POST /early              "early answer" before the body is read, then
 //                            RST_STREAM NO_ERROR
 //   GET  /trailers           "body before trailers", then trailers
+//   GET  /bomb?enc=E&mib=N   N MiB of zeros, compressed with E (br, gzip, deflate)
 //   GET  /kill               no answer: the session is destroyed (TCP closed
 //                            without GOAWAY) 50 ms later
 //   GET  /ping               "pong" once the client answered a PING from the server
@@ -38,6 +39,7 @@
 const fs = require('fs');
 const http2 = require('http2');
 const crypto = require('crypto');
+const { bomb } = require('./bombs');
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -180,6 +182,14 @@ function makeServer(name, opts) {
           };
           return pump();
         }
+        case '/bomb':
+          return bomb(url.searchParams.get('enc'), Math.min(4096, Number(url.searchParams.get('mib') || 1))).then((b) => {
+            if (stream.destroyed || stream.closed) return;
+            if (!b) return send(404, 'no such encoding');
+            stream.respond(Object.assign({ ':status': 200, 'content-type': 'application/octet-stream',
+              'content-encoding': url.searchParams.get('enc'), 'content-length': String(b.length) }, base));
+            stream.end(b);
+          });
         case '/trailers':
           stream.respond(Object.assign({ ':status': 200, 'content-type': 'text/plain' }, base),
             { waitForTrailers: true });

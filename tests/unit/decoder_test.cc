@@ -458,8 +458,8 @@ TEST_CASE("output limit guards against decompression bombs", "[decoder]") {
     CHECK(bombs[i].size() < 40000);
     Decoded r = decode(encodings[i], bombs[i], 0, 1 << 20);
     REQUIRE(r.error);
-    CHECK(r.error->code == tlsc::ErrorCode::decode);
-    CHECK(r.error->message == "decompressed body exceeds the limit of 1048576 bytes");
+    CHECK(r.error->code == tlsc::ErrorCode::body_too_large);
+    CHECK(r.error->message == "response body too large: over 1048576 bytes (maxResponseBodyBytes)");
     CHECK(r.out.size() <= (1u << 20));
   }
   SECTION("the limit itself is allowed") {
