@@ -1,16 +1,37 @@
 #include "core/uuid.h"
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <random>
 
 namespace tlsc {
 
+namespace {
+
+// Bumped by reseed_uuids; a thread whose generator is older reseeds.
+std::atomic<uint64_t>& seed_generation() {
+  static std::atomic<uint64_t> generation{0};
+  return generation;
+}
+
+std::mt19937_64 fresh_generator() {
+  std::random_device rd;
+  std::seed_seq seq{rd(), rd(), rd(), rd()};
+  return std::mt19937_64(seq);
+}
+
+}  // namespace
+
+void reseed_uuids() { seed_generation().fetch_add(1, std::memory_order_relaxed); }
+
 std::string new_uuid() {
-  thread_local std::mt19937_64 rng([] {
-    std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd()};
-    return std::mt19937_64(seq);
-  }());
+  thread_local std::mt19937_64 rng = fresh_generator();
+  thread_local uint64_t rng_generation = 0;
+  if (const uint64_t g = seed_generation().load(std::memory_order_relaxed); g != rng_generation) {
+    rng = fresh_generator();
+    rng_generation = g;
+  }
   std::array<uint8_t, 16> b{};
   for (size_t i = 0; i < 16; i += 8) {
     uint64_t v = rng();

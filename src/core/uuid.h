@@ -6,5 +6,8 @@
 namespace tlsc {
 
 std::string new_uuid();
+// After fork(): every thread draws from a new seed on its next new_uuid,
+// so that children of one parent do not repeat each other's ids.
+void reseed_uuids();
 
 }  // namespace tlsc

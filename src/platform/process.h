@@ -8,4 +8,9 @@ namespace tlsc {
 // thousands of sockets. Does nothing where the OS has no such limit.
 void raise_open_file_limit();
 
+// Runs `prepare` in the forking thread before every fork() of the process,
+// then `parent` in the parent and `child` in the child (POSIX
+// pthread_atfork; nothing where there is no fork).
+void on_fork(void (*prepare)(), void (*parent)(), void (*child)());
+
 }  // namespace tlsc

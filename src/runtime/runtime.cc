@@ -1,8 +1,11 @@
 #include "runtime/runtime.h"
 
+#include <atomic>
 #include <cstring>
 #include <future>
+#include <mutex>
 
+#include "core/uuid.h"
 #include "platform/process.h"
 
 namespace tlsc {
@@ -34,9 +37,52 @@ size_t ReturnedStrings::size() {
   return strings_.size();
 }
 
+namespace {
+
+// Where the process's runtime is, and what fork() does to it. A child has
+// only the thread that forked: the parent's loop thread, and whatever it
+// or a caller held locked, are not there. So the child's first call builds
+// a runtime of its own (no sessions, no requests in flight) and leaves the
+// parent's copy untouched: freeing it could block on a lock that nobody
+// will ever release. Its memory stays copy-on-write, its sockets are the
+// parent's and are never used here.
+struct RuntimeSlot {
+  std::mutex create_mu;  // held across fork(), so a child never inherits it locked
+  std::atomic<Runtime*> current{nullptr};
+  std::atomic<bool> stale{false};  // set in a child: `current` is the parent's
+};
+
+RuntimeSlot& slot() {
+  static RuntimeSlot* s = new RuntimeSlot();  // never destroyed, see header
+  return *s;
+}
+
+void before_fork() { slot().create_mu.lock(); }
+void after_fork_in_parent() { slot().create_mu.unlock(); }
+void after_fork_in_child() {
+  RuntimeSlot& s = slot();
+  s.create_mu.unlock();
+  if (s.current.load(std::memory_order_relaxed) != nullptr) s.stale.store(true, std::memory_order_release);
+}
+
+}  // namespace
+
 Runtime& Runtime::get() {
-  static Runtime* runtime = new Runtime();  // never destroyed, see header
-  return *runtime;
+  RuntimeSlot& s = slot();
+  if (!s.stale.load(std::memory_order_acquire)) {
+    if (Runtime* r = s.current.load(std::memory_order_acquire)) return *r;
+  }
+  std::lock_guard lock(s.create_mu);
+  if (s.stale.load(std::memory_order_relaxed)) {
+    // The ids a child makes must not repeat its siblings'.
+    reseed_uuids();
+    s.current.store(new Runtime(), std::memory_order_release);  // the parent's copy is left, see above
+    s.stale.store(false, std::memory_order_release);
+  } else if (s.current.load(std::memory_order_relaxed) == nullptr) {
+    on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
+    s.current.store(new Runtime(), std::memory_order_release);  // never destroyed, see header
+  }
+  return *s.current.load(std::memory_order_acquire);
 }
 
 Runtime::Runtime() {

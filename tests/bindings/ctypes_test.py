@@ -15,6 +15,7 @@ import base64
 import ctypes
 import http.server
 import json
+import multiprocessing
 import os
 import socketserver
 import sys
@@ -195,6 +196,12 @@ def call_owned(fn, arg):
     return obj
 
 
+def _request_in_pool_worker(i):
+    """Runs in a forked multiprocessing worker."""
+    r = call(payload(BASE + f"/echo?worker={i}"))
+    return r["status"], r["id"]
+
+
 class TlsClientCtypes(unittest.TestCase):
     def ok(self, r):
         self.assertEqual(r["status"], 200, r.get("body"))
@@ -348,6 +355,17 @@ class TlsClientCtypes(unittest.TestCase):
             self.assertEqual(self.ok(r)["path"], f"/delay/300/t{i}")
         # ctypes drops the GIL in foreign calls: the 8 requests overlap
         self.assertLess(dt, n * 0.3 * 0.75, f"{n} requests of 300 ms took {dt:.2f} s")
+
+    def test_multiprocessing_pool_with_fork(self):
+        # The library is in use in this process; the fork start method (the
+        # default on Linux through Python 3.13) copies it, loop thread
+        # missing, into each worker, which must get a runtime of its own.
+        self.ok(call(payload(BASE + "/echo?parent=1")))
+        with multiprocessing.get_context("fork").Pool(3) as pool:
+            results = pool.map_async(_request_in_pool_worker, range(6)).get(timeout=60)
+        self.assertEqual([status for status, _ in results], [200] * 6)
+        self.assertEqual(len({rid for _, rid in results}), 6, results)
+        self.ok(call(payload(BASE + "/echo?parent=2")))
 
     def test_stream_through_the_blocking_calls(self):
         t0 = time.monotonic()

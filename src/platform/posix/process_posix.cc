@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <sys/resource.h>
 
 #include "platform/process.h"
@@ -11,5 +12,7 @@ void raise_open_file_limit() {
   lim.rlim_cur = lim.rlim_max;
   setrlimit(RLIMIT_NOFILE, &lim);
 }
+
+void on_fork(void (*prepare)(), void (*parent)(), void (*child)()) { pthread_atfork(prepare, parent, child); }
 
 }  // namespace tlsc
