@@ -54,8 +54,16 @@ void TcpStream::write(std::string_view bytes) {
     out_.clear();
     out_offset_ = 0;
   }
+  const bool had_unsent = out_offset_ < out_.size();
   out_.append(bytes);
   flush();
+  if (had_unsent && out_offset_ == out_.size() && socket_ != kNoSocket) {
+    // What waited went out inside this write: a writer that stopped for it
+    // still wants to hear, but not from inside its own call.
+    reactor_.post([alive = liveness_.watch(), this] {
+      if (alive && observer_ != nullptr && out_offset_ == out_.size()) observer_->on_stream_drained();
+    });
+  }
 }
 
 void TcpStream::flush() {

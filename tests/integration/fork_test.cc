@@ -21,6 +21,7 @@ using itest::h1_servers;
 using itest::json;
 using itest::lib;
 
+#if !defined(__SANITIZE_THREAD__)
 namespace {
 
 json get(const std::string& url, json extra = json::object()) {
@@ -94,6 +95,7 @@ ChildResult run_child() {
 }
 
 }  // namespace
+#endif
 
 TEST_CASE("fork: each child gets a fresh runtime; requests and ids work there, the parent goes on",
           "[fork]") {

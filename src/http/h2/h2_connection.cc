@@ -533,7 +533,9 @@ void H2Connection::flush() {
     out_.clear();
     ++callback_depth_;
     for (;;) {
-      if (out_.size() + stream_->unsent_bytes() >= kWriteHighWater) {
+      // Only what waits below counts: what we hold goes down first, so a
+      // block always leaves bytes in the stream, whose drain resumes us.
+      if (stream_->unsent_bytes() >= kWriteHighWater) {
         write_blocked_ = true;
         break;
       }
@@ -552,6 +554,7 @@ void H2Connection::flush() {
       if (out_.size() >= 256 * 1024) {
         stream_->write(out_);
         out_.clear();
+        if (dead_) break;
       }
     }
     --callback_depth_;
