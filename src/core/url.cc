@@ -73,21 +73,9 @@ std::string escape_if_needed(std::string_view s, bool (*ok)(unsigned char)) {
   return out;
 }
 
-bool valid_percent_escapes(std::string_view s) {
-  auto hex = [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  };
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') continue;
-    if (i + 2 >= s.size()) return false;
-    if (!hex(s[i + 1]) || !hex(s[i + 2])) return false;
-    i += 2;
-  }
-  return true;
-}
-
+// Bytes a host may carry as they are: Go's shouldEscape(c, encodeHost) is
+// false for them. Everything else ASCII must not appear, not even escaped.
 bool host_byte_ok(unsigned char c) {
-  if (c >= 0x80) return true;  // IDN: left for DNS to reject
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
     case '-':
@@ -105,11 +93,111 @@ bool host_byte_ok(unsigned char c) {
     case ',':
     case ';':
     case '=':
-    case '%':
+    case ':':
+    case '[':
+    case ']':
+    case '<':
+    case '>':
+    case '"':
       return true;
     default:
       return false;
   }
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Go's EscapeError: the bad escape, at most three bytes of it.
+std::string escape_error(std::string_view at) {
+  return "invalid URL escape \"" + std::string(at.substr(0, 3)) + "\"";
+}
+
+enum class HostPart { host, zone };
+
+// Go's unescape(s, encodeHost / encodeZone): in a host only non-ASCII bytes
+// may be %-escaped (and "%25", which starts an IPv6 zone); a zone may
+// escape what a host could carry as it is. Returns the unescaped text, or
+// Go's reason.
+Result<std::string> unescape_host(std::string_view s, HostPart part) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '%') {
+      if (i + 2 >= s.size() || hex_value(s[i + 1]) < 0 || hex_value(s[i + 2]) < 0) {
+        return make_error(ErrorCode::invalid_input, escape_error(s.substr(i)));
+      }
+      const auto v = static_cast<unsigned char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
+      const bool percent = s.substr(i, 3) == "%25";
+      if (part == HostPart::host && v < 0x80 && !percent) {
+        return make_error(ErrorCode::invalid_input, escape_error(s.substr(i)));
+      }
+      if (part == HostPart::zone && !percent && v != ' ' && v < 0x80 && !host_byte_ok(v)) {
+        return make_error(ErrorCode::invalid_input, escape_error(s.substr(i)));
+      }
+      out.push_back(static_cast<char>(v));
+      i += 3;
+      continue;
+    }
+    if (c < 0x80 && !host_byte_ok(c)) {
+      std::string m = "invalid character \"";
+      m.push_back(static_cast<char>(c));
+      m += "\" in host name";
+      return make_error(ErrorCode::invalid_input, std::move(m));
+    }
+    out.push_back(static_cast<char>(c));
+    ++i;
+  }
+  return out;
+}
+
+// Go's validUserinfo (RFC 3986 userinfo, plus '@' since Go splits the
+// authority at its last '@').
+bool valid_userinfo(std::string_view s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+    switch (c) {
+      case '-':
+      case '.':
+      case '_':
+      case ':':
+      case '~':
+      case '!':
+      case '$':
+      case '&':
+      case '\'':
+      case '(':
+      case ')':
+      case '*':
+      case '+':
+      case ',':
+      case ';':
+      case '=':
+      case '%':
+      case '@':
+        continue;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+// The first malformed %-escape of s, or "" (Go's unescape in the modes that
+// allow any escape: path, user and password).
+std::string_view bad_escape(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') continue;
+    if (i + 2 >= s.size() || hex_value(s[i + 1]) < 0 || hex_value(s[i + 2]) < 0) return s.substr(i, 3);
+    i += 2;
+  }
+  return {};
 }
 
 // RFC 3986 5.2.4
@@ -144,8 +232,22 @@ std::string remove_dot_segments(std::string_view path) {
 
 }  // namespace
 
+namespace {
+
+// An IPv6 literal, or what came in brackets and would not parse back
+// without them ("[[]").
+bool needs_brackets(std::string_view name) {
+  return name.find(':') != std::string_view::npos || name.starts_with("[");
+}
+
+}  // namespace
+
 std::string Url::host() const {
-  std::string h = hostname.find(':') != std::string::npos ? "[" + hostname + "]" : hostname;
+  // Go's removeZone: an IPv6 zone names an interface of this machine and
+  // means nothing to the server.
+  std::string_view name = hostname;
+  if (name.find(':') != std::string_view::npos) name = name.substr(0, name.find('%'));
+  std::string h = needs_brackets(name) ? "[" + std::string(name) + "]" : std::string(name);
   if (!port.empty()) h += ":" + port;
   return h;
 }
@@ -211,12 +313,30 @@ std::string Url::request_uri() const {
 std::string Url::to_string() const {
   std::string r;
   if (!scheme.empty()) r = scheme + ":";
-  if (!scheme.empty() || !hostname.empty() || !userinfo.empty()) {
+  if (opaque) {
+    // Go's String: "scheme:opaque", no "//" (javascript:alert(1)).
+  } else if (!scheme.empty() || !hostname.empty() || !userinfo.empty()) {
     r += "//";
     if (!userinfo.empty()) r += userinfo + "@";
-    r += host();
+    // Go's escape(host, encodeHost): non-ASCII bytes and a zone's '%'
+    // escaped again.
+    const bool ipv6 = needs_brackets(hostname);
+    if (ipv6) r.push_back('[');
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    for (char ch : hostname) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c >= 0x80 || c == '%') {
+        r.push_back('%');
+        r.push_back(kHex[c >> 4]);
+        r.push_back(kHex[c & 15]);
+      } else {
+        r.push_back(ch);
+      }
+    }
+    if (ipv6) r.push_back(']');
+    if (!port.empty()) r += ":" + port;
   }
-  if (!path.empty() && path.front() != '/' && !hostname.empty()) r.push_back('/');
+  if (!opaque && !path.empty() && path.front() != '/' && !hostname.empty()) r.push_back('/');
   r += path;
   if (force_query || !query.empty()) r += "?" + query;
   if (!fragment.empty()) r += "#" + fragment;
@@ -263,47 +383,62 @@ Result<Url> parse_url(std::string_view text) {
     size_t end = rest.find('/');
     std::string_view authority = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+    std::string_view userinfo;
+    bool has_userinfo = false;
     if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
-      u.userinfo = std::string(authority.substr(0, at));
+      userinfo = authority.substr(0, at);
+      has_userinfo = true;
       authority = authority.substr(at + 1);
     }
+    // Go's parseHost, then the userinfo: a bad host is reported first.
     std::string_view hostport = authority;
     if (hostport.starts_with("[")) {
-      size_t close = hostport.find(']');
+      const size_t close = hostport.rfind(']');
       if (close == std::string_view::npos) return parse_error(text, "missing ']' in host");
-      u.hostname = ascii_lowercase(hostport.substr(1, close - 1));
       std::string_view after = hostport.substr(close + 1);
       if (!after.empty()) {
-        if (after.front() != ':') {
-          return parse_error(text, "invalid port \"" + std::string(after) + "\" after host");
-        }
+        bool digits = after.front() == ':';
+        for (char c : after.substr(1)) digits = digits && c >= '0' && c <= '9';
+        if (!digits) return parse_error(text, "invalid port \"" + std::string(after) + "\" after host");
         u.port = std::string(after.substr(1));
       }
+      // RFC 6874: "%25" starts a zone, which may escape more than a host.
+      std::string_view literal = hostport.substr(1, close - 1);
+      const size_t zone = literal.find("%25");
+      auto address = unescape_host(literal.substr(0, zone), HostPart::host);
+      if (!address) return parse_error(text, address.error().message);
+      std::string name = ascii_lowercase(*address);
+      if (zone != std::string_view::npos) {
+        auto zone_text = unescape_host(literal.substr(zone), HostPart::zone);
+        if (!zone_text) return parse_error(text, zone_text.error().message);
+        name += *zone_text;  // the zone keeps its case: it names an interface
+      }
+      u.hostname = std::move(name);
     } else {
-      size_t colon = hostport.rfind(':');
-      if (colon != std::string_view::npos) {
+      if (size_t colon = hostport.rfind(':'); colon != std::string_view::npos) {
+        for (char c : hostport.substr(colon + 1)) {
+          if (c < '0' || c > '9') {
+            return parse_error(text,
+                               "invalid port \"" + std::string(hostport.substr(colon)) + "\" after host");
+          }
+        }
         u.port = std::string(hostport.substr(colon + 1));
         hostport = hostport.substr(0, colon);
       }
-      for (char c : hostport) {
-        if (!host_byte_ok(static_cast<unsigned char>(c))) {
-          std::string m = "invalid character \"";
-          m.push_back(c);
-          m += "\" in host name";
-          return parse_error(text, m);
-        }
-      }
-      u.hostname = ascii_lowercase(hostport);
+      auto name = unescape_host(hostport, HostPart::host);
+      if (!name) return parse_error(text, name.error().message);
+      u.hostname = ascii_lowercase(*name);
     }
-    for (char c : u.port) {
-      if (c < '0' || c > '9') {
-        return parse_error(text, "invalid port \":" + u.port + "\" after host");
-      }
+    if (has_userinfo) {
+      if (!valid_userinfo(userinfo)) return parse_error(text, "net/url: invalid userinfo");
+      if (auto bad = bad_escape(userinfo); !bad.empty()) return parse_error(text, escape_error(bad));
+      u.userinfo = std::string(userinfo);
     }
   } else if (!u.scheme.empty() && !rest.starts_with("/")) {
     // "host:8080/path" parses as scheme "host" with an opaque part in Go;
     // a client cannot use it, so say what Go's http client would.
     u.path = std::string(rest);
+    u.opaque = true;
     return u;
   } else if (u.scheme.empty()) {
     size_t colon = rest.find(':');
@@ -312,9 +447,7 @@ Result<Url> parse_url(std::string_view text) {
       return parse_error(text, "first path segment in URL cannot contain colon");
     }
   }
-  if (!valid_percent_escapes(rest)) {
-    return parse_error(text, "invalid URL escape");
-  }
+  if (auto bad = bad_escape(rest); !bad.empty()) return parse_error(text, escape_error(bad));
   u.path = escape_if_needed(rest, path_byte_ok);
   return u;
 }

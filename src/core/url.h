@@ -21,6 +21,7 @@ struct Url {
   std::string query;         // raw query without '?'
   bool force_query = false;  // URL ended in a bare '?'
   std::string fragment;      // raw, without '#'
+  bool opaque = false;       // "scheme:rest" with no "//": path holds the rest (Go's Opaque)
 
   // "host[:port]" as written in the URL (IPv6 in brackets): Host header.
   std::string host() const;

@@ -26,6 +26,7 @@ struct SocketAddress {
   // The address alone, as the OS prints it ("::1").
   std::string ip_string() const;
   // A numeric IPv4 or IPv6 address (the OS's inet_pton rules), or nullopt.
+  // IPv6 may carry a zone ("fe80::1%eth0" or "%2"): its interface index.
   static std::optional<SocketAddress> from_ip_literal(std::string_view ip, uint16_t port);
 };
 

@@ -93,6 +93,10 @@ TEST_CASE("bad methods and URLs", "[bad]") {
   expect_error(req("/just/a/path"), "invalid_input", "unsupported protocol scheme \"\"");
   expect_error(req("http:///nohost"), "invalid_input", "http: no Host in request URL");
   expect_error(req("ftp://127.0.0.1/file"), "invalid_input", "unsupported protocol scheme \"ftp\"");
+  // An opaque URL is printed as Go prints it: no "//".
+  expect_error(
+      req("javascript:alert(1)"), "invalid_input",
+      "failed to do request: Get \"javascript:alert(1)\": unsupported protocol scheme \"javascript\"");
   expect_error(req("http://127.0.0.1:70000/"), "invalid_input", "invalid port");
   expect_error(req("http://127.0.0.1:8x/"), "invalid_input", "invalid port");
 }

@@ -334,3 +334,30 @@ TEST_CASE("redirects drop Authorization and Cookie across hosts, keep them on th
   CHECK(other.count("Authorization") == 0);
   CHECK(other.count("Cookie") == 0);
 }
+
+TEST_CASE("URLs as Go parses them: a zoned IPv6 literal is connected to, a confusing userinfo refused",
+          "[h1][url]") {
+  const std::string port = std::to_string(h1_servers().http6_port);
+  // The zone names the loopback interface: the connection goes to ::1 on it,
+  // the Host header leaves it out (Go's removeZone), the target keeps it.
+  json r = get("http://[::1%25lo]:" + port + "/echo");
+  REQUIRE(r["status"] == 200);
+  CHECK(r["target"] == "http://[::1%25lo]:" + port + "/echo");
+  json seen = json::parse(r["body"].get<std::string>());
+  CHECK(seen["remote"] == "::1");
+  std::string host;
+  for (size_t i = 0; i + 1 < seen["rawHeaders"].size(); i += 2) {
+    if (seen["rawHeaders"][i] == "Host") host = seen["rawHeaders"][i + 1];
+  }
+  CHECK(host == "[::1]:" + port);
+  // Go's parser refuses what a browser's would read as another host.
+  const std::string confusing = "http://127.0.0.1:1\\@[::1]:" + port + "/echo";
+  json bad = get(confusing);
+  CHECK(bad["status"] == 0);
+  CHECK(bad["errorCode"] == "invalid_input");
+  CHECK(bad["body"] ==
+        "failed to create request object: parse \"" + confusing + "\": net/url: invalid userinfo");
+  json escaped = get("http://%31%32%37.0.0.1:" + port + "/");
+  CHECK(escaped["body"] == "failed to create request object: parse \"http://%31%32%37.0.0.1:" + port +
+                               "/\": invalid URL escape \"%31\"");
+}

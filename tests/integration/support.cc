@@ -224,6 +224,7 @@ const H1Servers& h1_servers() {
     H1Servers x;
     x.http = "http://127.0.0.1:" + std::to_string(child->info()["http"].get<int>());
     x.raw = "http://127.0.0.1:" + std::to_string(child->info()["raw"].get<int>());
+    x.http6_port = child->info()["http6"].get<int>();
     return x;
   }();
   return s;

@@ -75,6 +75,7 @@ class ChildServer {
 struct H1Servers {
   std::string http;  // "http://127.0.0.1:port"
   std::string raw;
+  int http6_port = 0;  // the http server again, on [::1]
 };
 const H1Servers& h1_servers();
 

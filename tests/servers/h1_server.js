@@ -1,7 +1,8 @@
 'use strict';
 // Loopback HTTP/1.1 peers for the integration tests: a Node http server for
 // well-formed behaviour and a raw TCP server for byte-exact and malformed
-// answers. Prints {"http":port,"raw":port} on stdout, runs until stdin ends.
+// answers. Prints {"http":port,"raw":port,"http6":port} on stdout (http6:
+// the Node server again, on ::1), runs until stdin ends.
 const http = require('http');
 const net = require('net');
 const zlib = require('zlib');
@@ -128,7 +129,7 @@ const server = http.createServer((req, res) => {
         return;
       }
       case 'big': {
-        const n = Math.min(Number(parts[1] || 1), 64 << 20);
+        const n = Math.min(Number(parts[1] || 1), 256 << 20);
         return send(res, 200, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(n, 0x61));
       }
       default:
@@ -194,9 +195,12 @@ let ready = 0;
 const ports = {};
 function listening(name, s) {
   ports[name] = s.address().port;
-  if (++ready === 2) process.stdout.write(JSON.stringify(ports) + '\n');
+  if (++ready === 3) process.stdout.write(JSON.stringify(ports) + '\n');
 }
 server.listen(0, '127.0.0.1', () => listening('http', server));
 raw.listen(0, '127.0.0.1', () => listening('raw', raw));
+// The same answers on ::1 (IPv6 literals and zones in URLs).
+const server6 = http.createServer(server.listeners('request')[0]);
+server6.listen(0, '::1', () => listening('http6', server6));
 process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();

@@ -7,69 +7,6 @@
 namespace tlsc {
 namespace {
 
-Error url_error(std::string_view text, std::string_view reason) {
-  return make_error(ErrorCode::invalid_input, "parse \"" + std::string(text) + "\": " + std::string(reason));
-}
-
-// Go's validUserinfo: the bytes RFC 3986 allows in user info, plus '@'.
-bool valid_userinfo(std::string_view s) {
-  for (char c : s) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
-    switch (c) {
-      case '-':
-      case '.':
-      case '_':
-      case ':':
-      case '~':
-      case '!':
-      case '$':
-      case '&':
-      case '\'':
-      case '(':
-      case ')':
-      case '*':
-      case '+':
-      case ',':
-      case ';':
-      case '=':
-      case '%':
-      case '@':
-        continue;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Go's unescape in encodeUserPassword mode: %XX decoded, '+' kept.
-Result<std::string> unescape_userinfo(std::string_view text, std::string_view part) {
-  std::string out;
-  out.reserve(part.size());
-  for (size_t i = 0; i < part.size(); ++i) {
-    if (part[i] != '%') {
-      out.push_back(part[i]);
-      continue;
-    }
-    int hi = i + 1 < part.size() ? hex_value(part[i + 1]) : -1;
-    int lo = i + 2 < part.size() ? hex_value(part[i + 2]) : -1;
-    if (hi < 0 || lo < 0) {
-      std::string_view bad = part.substr(i, 3);
-      return url_error(text, "invalid URL escape \"" + std::string(bad) + "\"");
-    }
-    out.push_back(static_cast<char>(hi * 16 + lo));
-    i += 2;
-  }
-  return out;
-}
-
 std::string join_host_port(const std::string& host, std::string_view port) {
   if (host.find(':') != std::string::npos) return "[" + host + "]:" + std::string(port);
   return host + ":" + std::string(port);
@@ -97,11 +34,7 @@ Result<ProxyEndpoint> parse_proxy_url(std::string_view text) {
   auto parsed = parse_url(text);
   if (!parsed) return parsed.error();
   const Url& u = *parsed;
-  // Go splits user info off at the last '@' and checks it before anything
-  // else of the host.
-  if (!u.userinfo.empty() && !valid_userinfo(u.userinfo)) {
-    return url_error(text, "net/url: invalid userinfo");
-  }
+  // parse_url has checked the user info and its escapes as Go does.
   if (u.hostname.empty() && u.port.empty()) {
     return make_error(ErrorCode::invalid_input, "invalid url `" + std::string(text) +
                                                     "`, make sure to specify full url like "
@@ -147,16 +80,8 @@ Result<ProxyEndpoint> parse_proxy_url(std::string_view text) {
     }
     if (has_at) {
       ProxyCredentials c;
-      std::string_view info = u.userinfo;
-      size_t colon = info.find(':');
-      auto user = unescape_userinfo(text, info.substr(0, colon));
-      if (!user) return user.error();
-      c.username = std::move(*user);
-      if (colon != std::string_view::npos) {
-        auto pass = unescape_userinfo(text, info.substr(colon + 1));
-        if (!pass) return pass.error();
-        c.password = std::move(*pass);
-      }
+      c.username = u.username();
+      c.password = u.password().value_or("");
       p.credentials = std::move(c);
     }
   }

@@ -1,8 +1,10 @@
 // SocketAddress parsing and printing with the OS's inet_pton / inet_ntop,
 // whose rules the library has always followed for IP literals.
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 
+#include <charconv>
 #include <cstring>
 
 #include "platform/posix/native_address.h"
@@ -13,7 +15,14 @@ namespace tlsc {
 std::string SocketAddress::ip_string() const {
   char buf[INET6_ADDRSTRLEN] = {};
   inet_ntop(is_v4() ? AF_INET : AF_INET6, ip.data(), buf, sizeof buf);
-  return buf;
+  std::string out = buf;
+  if (!is_v4() && scope_id != 0) {
+    // As Go prints a zoned address: the interface's name, else its number.
+    char name[IF_NAMESIZE] = {};
+    out.push_back('%');
+    out.append(if_indextoname(scope_id, name) != nullptr ? name : std::to_string(scope_id));
+  }
+  return out;
 }
 
 std::string SocketAddress::to_string() const {
@@ -34,12 +43,28 @@ std::optional<SocketAddress> SocketAddress::from_ip_literal(std::string_view tex
   std::string ip(text);
   SocketAddress out;
   out.port = port;
-  if (inet_pton(AF_INET, ip.c_str(), out.ip.data()) == 1) {
+  if (ip.find('%') == std::string::npos && inet_pton(AF_INET, ip.c_str(), out.ip.data()) == 1) {
     out.family = IpFamily::v4;
     return out;
   }
+  // An IPv6 zone ("fe80::1%eth0", "::1%1"), as Go's dialer takes it: an
+  // interface name, else its number; one it does not know is no zone.
+  std::string zone;
+  if (size_t pct = ip.find('%'); pct != std::string::npos) {
+    zone = ip.substr(pct + 1);
+    ip.resize(pct);
+    if (zone.empty()) return std::nullopt;
+  }
   if (inet_pton(AF_INET6, ip.c_str(), out.ip.data()) == 1) {
     out.family = IpFamily::v6;
+    if (!zone.empty()) {
+      out.scope_id = if_nametoindex(zone.c_str());
+      if (out.scope_id == 0) {
+        uint32_t n = 0;
+        auto [end, ec] = std::from_chars(zone.data(), zone.data() + zone.size(), n);
+        if (ec == std::errc() && end == zone.data() + zone.size()) out.scope_id = n;
+      }
+    }
     return out;
   }
   return std::nullopt;
