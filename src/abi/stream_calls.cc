@@ -58,7 +58,7 @@ char* request_stream(const char* json) {
   // Upstream's default block is 4096 for streams (1024 for streamOutputPath).
   const bool block_given = input->stream_output_block_size && *input->stream_output_block_size > 0;
   auto stream = std::make_shared<BodyStream>(rt.reactor(), block_given ? p.plan.stream_block_size : 0,
-                                             p.plan.is_byte_response);
+                                             p.plan.is_byte_response, p.plan.max_body_bytes);
   p.plan.body_sink = stream;
   rt.reactor().post([stream, client = p.session->client(), plan = std::move(p.plan)]() mutable {
     auto t = Transaction::start(std::move(client), std::move(plan),

@@ -15,8 +15,8 @@
 namespace tlsc {
 
 // What one request asks for, checked and normalised on the caller's thread.
-// A body held in memory (request, requestAsync, streamOutputPath) is
-// refused past this many bytes, decoded: the JSON that
+// A body held in memory (request, requestAsync, streamOutputPath,
+// readStreamAll) is refused past this many bytes, decoded: the JSON that
 // carries it is up to six times larger, and no binding takes a string of
 // gigabytes (V8's limit is 512 MiB). maxResponseBodyBytes changes it.
 constexpr size_t kDefaultMaxResponseBodyBytes = size_t{1} << 30;

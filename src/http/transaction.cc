@@ -33,6 +33,9 @@ std::chrono::milliseconds h2_retry_backoff(int retry) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
+// Bodies from this size on are converted off the loop thread (a copy and a
+// pass over the bytes: about a millisecond per MiB).
+constexpr size_t kConvertOnLoopBytes = 1 << 20;
 // A streamed body whose reader has taken nothing for this long while the
 // sink is full ends with an error, so that a caller who neither reads nor
 // cancels cannot hold a connection for ever (upstream gives up after the
@@ -97,6 +100,8 @@ std::string_view transaction_state_name(TransactionState s) {
       return "reading_body";
     case TransactionState::redirecting:
       return "redirecting";
+    case TransactionState::converting:
+      return "converting";
     case TransactionState::writing_output:
       return "writing_output";
     case TransactionState::done:
@@ -123,7 +128,8 @@ std::shared_ptr<Transaction> Transaction::start(std::shared_ptr<HttpClient> clie
       self->timeout_timer_ = 0;
       // Upstream reads the body after Do returned: its deadline error then
       // carries no "failed to do request" prefix.
-      if (self->state_ == TransactionState::reading_body || self->state_ == TransactionState::redirecting) {
+      if (self->state_ == TransactionState::reading_body || self->state_ == TransactionState::redirecting ||
+          self->state_ == TransactionState::converting) {
         self->fail(make_error(ErrorCode::timeout,
                               "context deadline exceeded (Client.Timeout or context cancellation while "
                               "reading body)"),
@@ -666,22 +672,32 @@ void Transaction::finish_stream() {
   complete(std::move(r));
 }
 
-BuiltResponse Transaction::build_final_response(std::string body, const BodyDelivery& delivery) {
-  Response base;
-  base.id = plan_.id;
-  base.session_id = plan_.session_id;
-  std::optional<std::vector<Cookie>> jar_cookies;
+Transaction::ResponseInputs Transaction::final_response_inputs(std::string body) {
+  ResponseInputs in;
+  in.base.id = plan_.id;
+  in.base.session_id = plan_.session_id;
   if (options_.use_cookie_jar) {
-    jar_cookies = client_->with_jar([&](CookieJar& jar) {
+    in.jar_cookies = client_->with_jar([&](CookieJar& jar) {
       return jar.cookies(url_.scheme, url_.host(), url_.decoded_path(), unix_seconds());
     });
   }
+  in.head = head_;
+  in.url = url_;
+  in.body = std::move(body);
   // fhttp's HTTP/1 transport drops Content-Encoding and Content-Length of a
   // body it asked compression for; its HTTP/2 transport decodes and keeps
   // both.
-  const bool headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
-  return build_response(std::move(base), head_, url_, std::move(body), headers_dropped,
-                        std::move(jar_cookies), delivery);
+  in.headers_dropped = requested_compression_ && head_.proto != "HTTP/2.0";
+  return in;
+}
+
+BuiltResponse Transaction::ResponseInputs::build(const BodyDelivery& delivery) && {
+  return build_response(std::move(base), head, url, std::move(body), headers_dropped, std::move(jar_cookies),
+                        delivery);
+}
+
+BuiltResponse Transaction::build_final_response(std::string body, const BodyDelivery& delivery) {
+  return final_response_inputs(std::move(body)).build(delivery);
 }
 
 void Transaction::finish_with_body() {
@@ -692,7 +708,41 @@ void Transaction::finish_with_body() {
   if (!finish_decoding(body_bytes_)) return;
   BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
                         plan_.stream_eof_symbol};
-  auto built = build_final_response(std::move(body_bytes_), delivery);
+  if (body_bytes_.size() < kConvertOnLoopBytes) {
+    finish_built(build_final_response(std::move(body_bytes_), delivery));
+    return;
+  }
+  // A large body is converted (charset to UTF-8, or base64) on the helper
+  // thread: on the loop it would hold back every other request's bytes and
+  // timers. This request's timeout still runs meanwhile, as Go's covers
+  // the charset reader.
+  set_state(TransactionState::converting);
+  auto inputs = std::make_shared<ResponseInputs>(final_response_inputs(std::move(body_bytes_)));
+  body_bytes_ = std::string();
+  auto built = std::make_shared<std::optional<BuiltResponse>>();
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  reactor_.run_blocking(
+      [inputs, built, delivery] {
+        try {
+          *built = std::move(*inputs).build(delivery);
+        } catch (const std::bad_alloc&) {
+          built->reset();
+        }
+        inputs->body = std::string();
+      },
+      [weak, built] {
+        auto self = weak.lock();
+        if (!self || self->state_ != TransactionState::converting)
+          return;  // timed out or cancelled meanwhile
+        if (!*built) {
+          self->fail(make_error(ErrorCode::internal, "out of memory"), false);
+          return;
+        }
+        self->failing_on_no_memory([&] { self->finish_built(std::move(**built)); });
+      });
+}
+
+void Transaction::finish_built(BuiltResponse built) {
   if (!built.file_text) {
     complete(std::move(built.response));
     return;

@@ -1,7 +1,7 @@
 // One request from start to its single completion, as a state machine:
 //
 //   starting -> (waiting_for_slot | waiting_for_shared_dial | dialing)* ->
-//   sending -> awaiting_head -> reading_body [-> writing_output] -> done
+//   sending -> awaiting_head -> reading_body [-> converting] [-> writing_output] -> done
 //                                 \-> redirecting -> starting (next hop)
 //   a request the server never processed: -> waiting_to_retry -> dialing ...
 //
@@ -39,6 +39,7 @@ enum class TransactionState {
   awaiting_head,            // sent; no response head yet
   reading_body,
   redirecting,     // reading a redirect's body before the next hop
+  converting,      // a large body to UTF-8 or base64 (off the loop thread)
   writing_output,  // streamOutputPath: the body goes to the file (off the loop thread)
   done,
 };
@@ -92,9 +93,23 @@ class Transaction final : public ExchangeObserver,
   // The decoder's last bytes appended to `out`; false when the body did not
   // decode (the request has then failed).
   bool finish_decoding(std::string& out);
+  // What build_response needs, copied out of the transaction, so that a
+  // large body can be converted on another thread.
+  struct ResponseInputs {
+    Response base;
+    std::optional<std::vector<Cookie>> jar_cookies;
+    ResponseHead head;
+    Url url;
+    std::string body;
+    bool headers_dropped = false;
+    BuiltResponse build(const BodyDelivery& delivery) &&;
+  };
+  ResponseInputs final_response_inputs(std::string body);
   // The final response's envelope (status, headers, the jar's cookies) as
   // upstream builds it, with `body` converted per `delivery`.
   BuiltResponse build_final_response(std::string body, const BodyDelivery& delivery);
+  // Completes with the built response, or writes streamOutputPath first.
+  void finish_built(BuiltResponse built);
   void deliver_to_sink(std::string_view bytes);
   void pause_body();
   void fail(Error error, bool wrap_url = true);

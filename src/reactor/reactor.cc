@@ -191,7 +191,7 @@ void Reactor::worker_loop() {
       item = std::move(work_.front());
       work_.pop_front();
     }
-    item.first();
+    run_guarded(item.first);
     post(std::move(item.second));
   }
 }

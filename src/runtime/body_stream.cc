@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "codec/decoder.h"
 #include "http/response_builder.h"
 #include "http/transaction.h"
 
@@ -27,11 +28,12 @@ const std::vector<std::string>* envelope_header(const Response& r, std::string_v
 
 }  // namespace
 
-BodyStream::BodyStream(Reactor& reactor, size_t block_size, bool is_byte_response)
+BodyStream::BodyStream(Reactor& reactor, size_t block_size, bool is_byte_response, size_t max_all)
     : reactor_(reactor),
       block_size_(block_size > 0 ? block_size : kDefaultBlockSize),
       limit_(buffer_limit(block_size_)),
-      is_byte_response_(is_byte_response) {}
+      is_byte_response_(is_byte_response),
+      max_all_(max_all) {}
 
 void BodyStream::attach(std::weak_ptr<Transaction> transaction) {
   std::lock_guard lock(mu_);
@@ -54,6 +56,19 @@ bool BodyStream::on_body(std::string_view bytes) {
     buf_.erase(0, offset_);
     offset_ = 0;
   }
+  if (ended_) return false;  // failed past max_all_; the cancel is on its way
+  if (draining_ && bytes.size() > max_all_ - std::min(max_all_, buffered_locked())) {
+    // read_all would hold more than a body request() may: the same limit.
+    error_ = body_too_large_error(max_all_);
+    ended_ = true;
+    buf_ = std::string();
+    offset_ = 0;
+    cv_.notify_all();
+    reactor_.post([weak = transaction_] {
+      if (auto t = weak.lock()) t->cancel_by_caller();
+    });
+    return false;
+  }
   buf_.append(bytes);
   cv_.notify_all();
   if (draining_ || buffered_locked() < limit_) return true;
@@ -63,6 +78,7 @@ bool BodyStream::on_body(std::string_view bytes) {
 
 void BodyStream::on_done(Response final_response) {
   std::lock_guard lock(mu_);
+  if (ended_) return;  // already failed here (past max_all_)
   if (!head_) {
     failure_before_head_ = std::move(final_response);
   } else if (final_response.status == 0) {

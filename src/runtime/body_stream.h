@@ -26,7 +26,9 @@ class BodyStream final : public BodySink {
   static constexpr size_t kDefaultBlockSize = 4096;
   static constexpr size_t kChunksBuffered = 64;
 
-  BodyStream(Reactor& reactor, size_t block_size, bool is_byte_response);
+  // `max_all`: what read_all may gather (maxResponseBodyBytes); past it
+  // the stream fails with body_too_large and the request is cancelled.
+  BodyStream(Reactor& reactor, size_t block_size, bool is_byte_response, size_t max_all);
 
   // Loop thread.
   void attach(std::weak_ptr<Transaction> transaction);
@@ -63,6 +65,7 @@ class BodyStream final : public BodySink {
   const size_t block_size_;
   const size_t limit_;
   const bool is_byte_response_;
+  const size_t max_all_;
 
   std::mutex mu_;
   std::condition_variable cv_;

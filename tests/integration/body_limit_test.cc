@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -143,4 +144,42 @@ TEST_CASE("a body that does not fit in memory fails its request, not the process
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 #endif
+}
+
+TEST_CASE("a 128 MiB body does not hold back other requests' timers for long", "[h1][limits][latency]") {
+  // The big body is converted (base64 here) and serialised off the loop
+  // thread. Short timeouts run back to back meanwhile and report how late
+  // they fired. Measured here (release, 2 cores): 1.8 s late with both steps
+  // on the loop, 0.3 s without them; what is left (receiving the body into
+  // one string next to a busy helper thread and server) is issue 16's
+  // goal of 50 ms, not reached yet.
+  const size_t size = 128u << 20;
+  std::string big = json({{"requestUrl", h1_servers().http + "/big/" + std::to_string(size)},
+                          {"requestMethod", "GET"},
+                          {"isByteResponse", true},
+                          {"timeoutSeconds", 60}})
+                        .dump();
+  json started = json::parse(lib().requestAsync(big.data()));
+  REQUIRE(started.contains("id"));
+  json done;
+  double worst = 0;
+  int timers = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (done.is_null() && std::chrono::steady_clock::now() < deadline) {
+    auto t0 = std::chrono::steady_clock::now();
+    json r = call({{"requestUrl", h1_servers().http + "/delay/10000"},
+                   {"requestMethod", "GET"},
+                   {"timeoutMilliseconds", 100}});
+    REQUIRE(r["errorCode"] == "timeout");
+    worst = std::max(worst, seconds_since(t0) - 0.1);
+    ++timers;
+    for (auto& c : json::parse(lib().waitNext(0))) {
+      if (c["id"] == started["id"]) done = c;
+    }
+  }
+  REQUIRE_FALSE(done.is_null());
+  CHECK(done["status"] == 200);
+  CHECK(done["body"].get<std::string>().size() > size);
+  INFO(timers << " timers while the body came and was converted");
+  CHECK(worst < itest::time_limit(0.5));
 }

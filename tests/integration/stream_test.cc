@@ -227,6 +227,26 @@ TEST_CASE("stream: readStreamAll returns what request returns", "[stream]") {
   }
 }
 
+TEST_CASE("stream: readStreamAll stops at maxResponseBodyBytes, as request() does", "[stream][limits]") {
+  for (bool h1 : {true, false}) {
+    DYNAMIC_SECTION((h1 ? "HTTP/1.1" : "HTTP/2")) {
+      json start = call_fn(lib().requestStream,
+                           input("/bytes?n=33554432&key=all-limit", h1, {{"maxResponseBodyBytes", 1 << 20}}));
+      REQUIRE(start["status"] == 200);
+      json all = call_fn(lib().readStreamAll, {{"streamId", start["streamId"]}});
+      CHECK(all["status"] == 0);
+      CHECK(all["errorCode"] == "body_too_large");
+      CHECK(all["body"] == "response body too large: over 1048576 bytes (maxResponseBodyBytes)");
+      // Under the limit, readStreamAll gathers it all.
+      json small = call_fn(lib().requestStream,
+                           input("/bytes?n=100000&key=all-under", h1, {{"maxResponseBodyBytes", 100000}}));
+      json whole = call_fn(lib().readStreamAll, {{"streamId", small["streamId"]}});
+      CHECK(whole["status"] == 200);
+      CHECK_FALSE(whole["body"].get<std::string>().empty());
+    }
+  }
+}
+
 TEST_CASE("stream: a reader that stops reading holds the server back", "[stream]") {
   for (bool h1 : {true, false}) {
     DYNAMIC_SECTION((h1 ? "HTTP/1.1" : "HTTP/2")) {
