@@ -234,10 +234,11 @@ std::string remove_dot_segments(std::string_view path) {
 
 namespace {
 
-// An IPv6 literal, or what came in brackets and would not parse back
-// without them ("[[]").
-bool needs_brackets(std::string_view name) {
-  return name.find(':') != std::string_view::npos || name.starts_with("[");
+// Go keeps the brackets in URL.Host; we keep the name bare and print the
+// brackets back for what came in them, for an IPv6 literal made by hand,
+// and for what would not parse back without them ("[[]").
+bool needs_brackets(const Url& u) {
+  return u.bracketed || u.hostname.find(':') != std::string_view::npos || u.hostname.starts_with("[");
 }
 
 }  // namespace
@@ -245,9 +246,11 @@ bool needs_brackets(std::string_view name) {
 std::string Url::host() const {
   // Go's removeZone: an IPv6 zone names an interface of this machine and
   // means nothing to the server.
+  // Go's removeZone cuts a bracketed host at its last '%'.
+  const bool brackets = needs_brackets(*this);
   std::string_view name = hostname;
-  if (name.find(':') != std::string_view::npos) name = name.substr(0, name.find('%'));
-  std::string h = needs_brackets(name) ? "[" + std::string(name) + "]" : std::string(name);
+  if (brackets) name = name.substr(0, name.rfind('%'));
+  std::string h = brackets ? "[" + std::string(name) + "]" : std::string(name);
   if (!port.empty()) h += ":" + port;
   return h;
 }
@@ -318,14 +321,14 @@ std::string Url::to_string() const {
   } else if (!scheme.empty() || !hostname.empty() || !userinfo.empty()) {
     r += "//";
     if (!userinfo.empty()) r += userinfo + "@";
-    // Go's escape(host, encodeHost): non-ASCII bytes and a zone's '%'
-    // escaped again.
-    const bool ipv6 = needs_brackets(hostname);
+    // Go's escape(host, encodeHost): every byte a host cannot carry as it
+    // is (non-ASCII, a zone's '%', a space a zone unescaped) escaped again.
+    const bool ipv6 = needs_brackets(*this);
     if (ipv6) r.push_back('[');
     static constexpr char kHex[] = "0123456789ABCDEF";
     for (char ch : hostname) {
       const auto c = static_cast<unsigned char>(ch);
-      if (c >= 0x80 || c == '%') {
+      if (c >= 0x80 || !host_byte_ok(c)) {
         r.push_back('%');
         r.push_back(kHex[c >> 4]);
         r.push_back(kHex[c & 15]);
@@ -414,6 +417,7 @@ Result<Url> parse_url(std::string_view text) {
         name += *zone_text;  // the zone keeps its case: it names an interface
       }
       u.hostname = std::move(name);
+      u.bracketed = true;
     } else {
       if (size_t colon = hostport.rfind(':'); colon != std::string_view::npos) {
         for (char c : hostport.substr(colon + 1)) {
@@ -463,6 +467,7 @@ Url resolve_reference(const Url& base, const Url& ref) {
   if (!ref.hostname.empty()) {
     t.userinfo = ref.userinfo;
     t.hostname = ref.hostname;
+    t.bracketed = ref.bracketed;
     t.port = ref.port;
     t.path = remove_dot_segments(ref.path);
     t.query = ref.query;
@@ -470,6 +475,7 @@ Url resolve_reference(const Url& base, const Url& ref) {
   } else {
     t.userinfo = base.userinfo;
     t.hostname = base.hostname;
+    t.bracketed = base.bracketed;
     t.port = base.port;
     if (ref.path.empty()) {
       t.path = base.path;

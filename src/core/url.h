@@ -16,6 +16,7 @@ struct Url {
   std::string scheme;        // lowercase
   std::string userinfo;      // raw, without '@'
   std::string hostname;      // without brackets or port; IPv6 literal bare
+  bool bracketed = false;    // written in brackets ("[...]"), as every IPv6 literal and zone is
   std::string port;          // digits only; empty if none in the URL
   std::string path;          // escaped form, as sent on the wire ("" allowed)
   std::string query;         // raw query without '?'

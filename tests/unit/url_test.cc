@@ -134,6 +134,21 @@ TEST_CASE("url: IPv6 zones (RFC 6874) as Go keeps and prints them", "[url]") {
   CHECK(e->hostname == "fe80::1%en0");
   CHECK(e->to_string() == "http://[fe80::1%25en0]/");
   CHECK(parse_url("http://[::1%25%41]/")->hostname == "::1%A");
+  // A space the zone unescaped is escaped again (url_fuzz found the raw one).
+  auto spaced = parse_url("http://[::1%25a%20b]/");
+  REQUIRE(spaced.ok());
+  CHECK(spaced->hostname == "::1%a b");
+  CHECK(spaced->to_string() == "http://[::1%25a%20b]/");
+  CHECK(parse_url("htja://[%25lo]:%20o]:?x")->to_string() == "htja://[%25lo]:%20o]?x");
+  // A zone with no address stays in its brackets, as Go keeps them in
+  // URL.Host; the Host header cuts it at its last '%' (Go's removeZone).
+  auto bare_zone = parse_url("htja://[%25%20o]:?x");
+  REQUIRE(bare_zone.ok());
+  CHECK(bare_zone->hostname == "% o");
+  CHECK(bare_zone->to_string() == "htja://[%25%20o]?x");
+  CHECK(bare_zone->host() == "[]");
+  CHECK(parse_url("http://a%25b/")->to_string() == "http://a%25b/");
+  CHECK(parse_url("http://a%25b/")->host() == "a%b");
   CHECK(parse_url("http://[::1%25lo%0a]/").error().message ==
         "parse \"http://[::1%25lo%0a]/\": invalid URL escape \"%0a\"");
   CHECK(parse_url("http://[::1]%25/").error().message ==
