@@ -153,3 +153,97 @@ TEST_CASE("h2 connection: an answered PING keeps the connection", "[h2]") {
     return 0;
   });
 }
+
+namespace {
+
+// An HPACK literal field without indexing, new name, no Huffman (short
+// strings only).
+std::string literal(const std::string& name, const std::string& value) {
+  return std::string(1, '\0') + static_cast<char>(name.size()) + name + static_cast<char>(value.size()) +
+         value;
+}
+
+}  // namespace
+
+TEST_CASE("h2 connection: a response Go refuses resets its stream only", "[h2][h2-block]") {
+  Reactor reactor(Reactor::ClockMode::manual);
+  MemoryStream* mem = nullptr;
+  Recorder first, second;
+  auto conn = open_with_get(reactor, H2Limits{}, mem, first);
+  on_loop(reactor, [&] {
+    REQUIRE(conn->submit_block(kGet, std::nullopt, &second));
+    mem->observer->on_stream_data({});  // flushes the second HEADERS
+    mem->written.clear();
+    // Stream 1: an upper-case name (fhttp: a stream error). Stream 3: a
+    // `connection` header and a value with spaces, which Go takes.
+    mem->observer->on_stream_data(
+        frame(1, 0x4 | 0x1, 1, literal(":status", "200") + literal("X-Upper", "1")) +
+        frame(1, 0x4, 3,
+              literal(":status", "200") + literal("connection", "keep-alive") + literal("x-space", " v ")) +
+        frame(0, 0x1, 3, "ok"));
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return first.error; }) ==
+        "stream error: stream ID 1; PROTOCOL_ERROR; invalid header field name \"X-Upper\"");
+  CHECK(on_loop(reactor, [&] { return first.status; }) == 0);  // no head reached the request
+  // RST_STREAM(PROTOCOL_ERROR) on stream 1, as fhttp writes it.
+  CHECK(on_loop(reactor, [&] { return mem->written.find(frame(3, 0, 1, std::string("\0\0\0\1", 4))); }) !=
+        std::string::npos);
+  CHECK(on_loop(reactor, [&] { return second.complete; }));
+  CHECK(on_loop(reactor, [&] { return second.status; }) == 200);
+  CHECK(on_loop(reactor, [&] { return second.body; }) == "ok");
+  CHECK(on_loop(reactor, [&] { return conn->accepts_requests(); }));
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
+
+TEST_CASE("h2 connection: a body past its Content-Length is cut there, with Go's error", "[h2][h2-block]") {
+  Reactor reactor(Reactor::ClockMode::manual);
+  MemoryStream* mem = nullptr;
+  Recorder r;
+  auto conn = open_with_get(reactor, H2Limits{}, mem, r);
+  on_loop(reactor, [&] {
+    mem->observer->on_stream_data(
+        frame(1, 0x4, 1, literal(":status", "200") + literal("content-length", "4")) + frame(0, 0, 1, "abc") +
+        frame(0, 0x1, 1, "defg"));
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return r.body; }) == "abcd");
+  CHECK(on_loop(reactor, [&] { return r.error; }) ==
+        "net/http: server replied with more than declared Content-Length; truncated");
+  CHECK_FALSE(on_loop(reactor, [&] { return r.complete; }));
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}
+
+TEST_CASE("h2 connection: informational heads are skipped, at most five", "[h2][h2-block]") {
+  Reactor reactor(Reactor::ClockMode::manual);
+  MemoryStream* mem = nullptr;
+  Recorder ok, too_many;
+  auto conn = open_with_get(reactor, H2Limits{}, mem, ok);
+  std::string early;
+  for (int i = 0; i < 5; ++i) early += frame(1, 0x4, 1, literal(":status", "103"));
+  on_loop(reactor, [&] {
+    mem->observer->on_stream_data(early + frame(1, 0x4 | 0x1, 1, literal(":status", "204")));
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return ok.status; }) == 204);
+  CHECK(on_loop(reactor, [&] { return ok.complete; }));
+  on_loop(reactor, [&] {
+    REQUIRE(conn->submit_block(kGet, std::nullopt, &too_many));
+    mem->observer->on_stream_data({});
+    std::string six;
+    for (int i = 0; i < 6; ++i) six += frame(1, 0x4, 3, literal(":status", "100"));
+    mem->observer->on_stream_data(six);
+    return 0;
+  });
+  CHECK(on_loop(reactor, [&] { return too_many.error; }) == "http2: too many 1xx informational responses");
+  on_loop(reactor, [&] {
+    conn.reset();
+    return 0;
+  });
+}

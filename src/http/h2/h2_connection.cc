@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "http/h2/h2_response_block.h"
 #include "wire/header_canon.h"
 
 namespace tlsc {
@@ -36,9 +37,31 @@ std::string error_code_name(uint32_t code) {
   }();
 }
 
-std::string stream_error_text(int32_t stream_id, uint32_t code) {
-  return "stream error: stream ID " + std::to_string(stream_id) + "; " + error_code_name(code) +
-         "; received from peer";
+// fhttp's StreamError: "stream error: stream ID 1; PROTOCOL_ERROR[; cause]".
+// A reset the server sent has no cause.
+std::string stream_error_text(int32_t stream_id, uint32_t code, std::string_view cause = {}) {
+  std::string text = "stream error: stream ID " + std::to_string(stream_id) + "; " + error_code_name(code);
+  if (!cause.empty()) {
+    text += "; ";
+    text += cause;
+  }
+  return text;
+}
+
+// fhttp's limit on informational (1xx) heads before the final one.
+constexpr int kMaxInformational = 5;
+
+// Go's strconv.ParseUint(v, 10, 63) for a Content-Length.
+std::optional<int64_t> parse_content_length(std::string_view v) {
+  if (v.empty()) return std::nullopt;
+  uint64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9') return std::nullopt;
+    if (n > (uint64_t{1} << 63) / 10) return std::nullopt;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+    if (n >= (uint64_t{1} << 63)) return std::nullopt;
+  }
+  return static_cast<int64_t>(n);
 }
 
 }  // namespace
@@ -47,14 +70,19 @@ struct H2Connection::Exchange {
   ExchangeObserver* observer = nullptr;  // nullptr once cancelled
   std::optional<std::string> body;
   size_t body_offset = 0;
+  bool head_request = false;  // a HEAD: DATA is not a body (fhttp's noBody)
   ResponseHead head;
+  std::optional<H2ResponseBlock> block;  // the header block being received
+  int informational = 0;                 // 1xx heads so far
   bool head_reported = false;
   bool remote_ended = false;
   bool received_any = false;
   bool paused = false;
-  size_t unconsumed = 0;  // DATA bytes whose stream window is withheld
-  size_t header_bytes = 0;
-  std::optional<Error> header_error;
+  size_t unconsumed = 0;      // DATA bytes whose stream window is withheld
+  int64_t bytes_remain = -1;  // what the Content-Length still allows; -1: no bound
+  // Why we reset the stream ourselves (a response Go refuses); the
+  // exchange ends with it when nghttp2 reports the stream closed.
+  std::optional<Error> local_error;
 };
 
 // nghttp2's C callbacks, forwarding to the connection (user_data).
@@ -68,12 +96,11 @@ struct H2Connection::Callbacks {
 
   static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
-    if (Exchange* e = exchange(self(user_data), frame->hd.stream_id)) {
+    H2Connection* c = self(user_data);
+    if (Exchange* e = exchange(c, frame->hd.stream_id)) {
       e->received_any = true;
-      if (!e->head_reported) {
-        e->head = ResponseHead{};
-        e->header_bytes = 0;
-      }
+      e->block.emplace(c->limits_.max_header_bytes);
+      if (!e->head_reported) e->head = ResponseHead{};
     }
     return 0;
   }
@@ -82,23 +109,13 @@ struct H2Connection::Callbacks {
                        const uint8_t* value, size_t valuelen, uint8_t, void* user_data) {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, frame->hd.stream_id);
-    if (e == nullptr || e->head_reported) return 0;  // trailers are dropped, as upstream
+    if (e == nullptr || e->local_error || !e->block) return 0;
     std::string_view n(reinterpret_cast<const char*>(name), namelen);
     std::string_view v(reinterpret_cast<const char*>(value), valuelen);
-    // Go counts each field as name + value + 32 (hpack.HeaderField.Size).
-    e->header_bytes += namelen + valuelen + 32;
-    if (e->header_bytes > c->limits_.max_header_bytes) {
-      e->header_error =
-          make_error(ErrorCode::h2_protocol, "http2: response header list larger than advertised limit");
-      return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-    }
-    if (n == ":status") {
-      int status = 0;
-      for (char ch : v) status = status * 10 + (ch - '0');
-      e->head.status = status;
-      return 0;
-    }
-    if (!n.empty() && n[0] == ':') return 0;
+    // Judged when the block ends (on_frame_recv); what fhttp would not
+    // keep is not kept.
+    if (!e->block->add(n, v)) return 0;
+    if (e->head_reported || n.starts_with(":")) return 0;  // trailers are dropped, as upstream
     e->head.headers.emplace_back(canonical_header_key(n), std::string(v));
     return 0;
   }
@@ -118,22 +135,16 @@ struct H2Connection::Callbacks {
         return 0;
       case NGHTTP2_HEADERS: {
         Exchange* e = exchange(c, frame->hd.stream_id);
-        if (e == nullptr) return 0;
-        if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) e->remote_ended = true;
-        if (e->head_reported || e->observer == nullptr) return 0;
-        // 1xx heads are skipped, as Go's transport does (101 is refused by
-        // nghttp2 itself).
-        if (e->head.status >= 100 && e->head.status < 200) return 0;
-        e->head_reported = true;
-        e->head.proto = "HTTP/2.0";
-        e->head.status_text = std::to_string(e->head.status);
-        e->observer->on_response_head(e->head);
+        if (e == nullptr || e->local_error) return 0;
+        c->on_header_block(frame->hd.stream_id, *e, (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0);
         return 0;
       }
       case NGHTTP2_DATA:
         if (Exchange* e = exchange(c, frame->hd.stream_id)) {
           if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) e->remote_ended = true;
         }
+        return 0;
+      case NGHTTP2_RST_STREAM:
         return 0;
       default:
         return 0;
@@ -155,9 +166,25 @@ struct H2Connection::Callbacks {
     } else {
       nghttp2_session_consume_stream(c->session_, stream_id, len);
     }
-    if (e == nullptr || e->observer == nullptr) return 0;
+    if (e == nullptr || e->observer == nullptr || e->local_error) return 0;
     e->received_any = true;
-    e->observer->on_response_body(std::string_view(reinterpret_cast<const char*>(data), len));
+    if (e->head_request) return 0;  // fhttp gives a HEAD's response no body
+    std::string_view bytes(reinterpret_cast<const char*>(data), len);
+    bool over = false;
+    if (e->bytes_remain >= 0) {
+      // fhttp's transportResponseBody.Read: what the Content-Length
+      // allows, then its error.
+      over = static_cast<uint64_t>(e->bytes_remain) < len;
+      if (over) bytes = bytes.substr(0, static_cast<size_t>(e->bytes_remain));
+      e->bytes_remain -= static_cast<int64_t>(bytes.size());
+    }
+    if (!bytes.empty()) e->observer->on_response_body(bytes);
+    if (over) {
+      c->reset_stream(
+          stream_id, *e,
+          make_error(ErrorCode::http_protocol,
+                     "net/http: server replied with more than declared Content-Length; truncated"));
+    }
     return 0;
   }
 
@@ -165,8 +192,8 @@ struct H2Connection::Callbacks {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, stream_id);
     if (e == nullptr) return 0;
-    if (e->header_error) {
-      c->finish_exchange(stream_id, e->header_error, false);
+    if (e->local_error) {
+      c->finish_exchange(stream_id, e->local_error, false);
     } else if (error_code == NGHTTP2_NO_ERROR && e->remote_ended) {
       if (!e->head_reported) {
         c->finish_exchange(stream_id, make_error(ErrorCode::h2_protocol, "http2: no response headers"),
@@ -189,6 +216,12 @@ struct H2Connection::Callbacks {
   }
 
   static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
+      // nghttp2 found a connection error in what the server sent and ends
+      // the connection with it: fhttp's ConnectionError.
+      self(user_data)->local_goaway_error_ = frame->goaway.error_code;
+      return 0;
+    }
     if ((frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) ||
         !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM)) {
       return 0;
@@ -276,6 +309,10 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
   nghttp2_option* opt = nullptr;
   nghttp2_option_new(&opt);
   nghttp2_option_set_no_auto_window_update(opt, 1);
+  // Responses are judged as fhttp judges them (H2ResponseBlock, and the
+  // Content-Length rule in on_data_chunk): nghttp2's own HTTP checks
+  // refuse responses Go takes. Framing, flow control and HPACK stay its.
+  nghttp2_option_set_no_http_messaging(opt, 1);
   int rv = nghttp2_session_client_new2(&session_, cbs, this, opt);
   nghttp2_option_del(opt);
   nghttp2_session_callbacks_del(cbs);
@@ -355,6 +392,9 @@ Result<HttpConnection::ExchangeId> H2Connection::submit_block(const H2HeaderBloc
   }
   auto e = std::make_unique<Exchange>();
   e->observer = observer;
+  for (const auto& [name, value] : headers) {
+    if (name == ":method") e->head_request = value == "HEAD";
+  }
   bool has_body = body && !body->empty();
   e->body = std::move(body);
   nghttp2_data_provider provider{};
@@ -405,6 +445,75 @@ void H2Connection::pause_body(ExchangeId id, bool paused) {
 void H2Connection::close(const Error& reason) {
   if (dead_) return;
   fail_all(reason, false);
+}
+
+void H2Connection::on_header_block(int32_t stream_id, Exchange& e, bool end_stream) {
+  if (end_stream) e.remote_ended = true;
+  if (!e.block) return;
+  const H2ResponseBlock block = std::move(*e.block);
+  e.block.reset();
+  // readMetaFrame and checkPseudos: a stream error with Go's cause.
+  if (auto cause = block.stream_error_cause()) {
+    reset_stream(
+        stream_id, e,
+        make_error(ErrorCode::h2_protocol, stream_error_text(stream_id, NGHTTP2_PROTOCOL_ERROR, *cause)));
+    return;
+  }
+  if (e.head_reported) {
+    // Trailers (dropped, as upstream): fhttp's processTrailers ends the
+    // connection on a block that does not end the stream or has pseudo
+    // fields.
+    if (!end_stream || block.has_pseudo())
+      nghttp2_session_terminate_session(session_, NGHTTP2_PROTOCOL_ERROR);
+    return;
+  }
+  auto status = block.status();
+  if (!status) {
+    reset_stream(stream_id, e, status.error());
+    return;
+  }
+  if (*status >= 100 && *status <= 199) {
+    // Informational heads are skipped, as fhttp does (a bounded number).
+    if (++e.informational > kMaxInformational) {
+      reset_stream(stream_id, e,
+                   make_error(ErrorCode::h2_protocol, "http2: too many 1xx informational responses"));
+    }
+    return;
+  }
+  e.head_reported = true;
+  e.head.status = *status;
+  e.head.proto = "HTTP/2.0";
+  e.head.status_text = std::to_string(*status);
+  if (!end_stream && !e.head_request) {
+    // fhttp's ContentLength: exactly one value that parses, else unknown.
+    const std::string* length = nullptr;
+    int count = 0;
+    for (const auto& [name, value] : e.head.headers) {
+      if (name == "Content-Length") {
+        length = &value;
+        ++count;
+      }
+    }
+    if (count == 1) {
+      if (auto n = parse_content_length(*length)) e.bytes_remain = *n;
+    }
+  }
+  if (e.observer != nullptr) e.observer->on_response_head(e.head);
+}
+
+void H2Connection::reset_stream(int32_t stream_id, Exchange& e, Error error) {
+  // The exchange ends with the error when nghttp2 reports the stream
+  // closed (on_stream_close); nothing more of it reaches the observer.
+  if (e.local_error) return;
+  e.local_error = std::move(error);
+  nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_PROTOCOL_ERROR);
+  schedule_flush();
+}
+
+std::optional<Error> H2Connection::local_connection_error() const {
+  if (!local_goaway_error_) return std::nullopt;
+  // fhttp's ConnectionError.
+  return make_error(ErrorCode::h2_protocol, "connection error: " + error_code_name(*local_goaway_error_));
 }
 
 void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable) {
@@ -460,6 +569,9 @@ void H2Connection::on_stream_closed(const Error* error) {
                                                                : ErrorCode::h2_protocol,
                         text),
              true);
+  } else if (auto local = local_connection_error()) {
+    // We ended it (GOAWAY with an error); the server's close is the echo.
+    fail_all(*local, false);
   } else {
     fail_all(error ? *error : make_error(ErrorCode::connection_closed, "unexpected EOF"), false);
   }
@@ -563,8 +675,13 @@ void H2Connection::flush() {
     out_.clear();
   } while (flush_pending_ && !dead_);
   if (!dead_ && nghttp2_session_want_read(session_) == 0 && nghttp2_session_want_write(session_) == 0) {
-    // nghttp2 is done with this connection (GOAWAY both ways).
-    fail_all(make_error(ErrorCode::connection_closed, "http2: connection closed"), going_away_);
+    // nghttp2 is done with this connection (GOAWAY both ways, or ours
+    // after a connection error).
+    if (auto local = local_connection_error()) {
+      fail_all(*local, false);
+    } else {
+      fail_all(make_error(ErrorCode::connection_closed, "http2: connection closed"), going_away_);
+    }
   }
   release_later(std::move(keep));
 }

@@ -92,6 +92,15 @@ class H2Connection final : public HttpConnection,
   void release_later(std::shared_ptr<H2Connection> keep);
   void fail_all(const Error& error, bool retryable_if_unanswered);
   void finish_exchange(int32_t stream_id, std::optional<Error> error, bool retryable);
+  // A response header block has ended: judged (H2ResponseBlock), then a
+  // head reported, a 1xx skipped, trailers dropped, or the stream reset.
+  void on_header_block(int32_t stream_id, Exchange& e, bool end_stream);
+  // Resets the stream (PROTOCOL_ERROR) for a response Go refuses; the
+  // exchange ends with `error`.
+  void reset_stream(int32_t stream_id, Exchange& e, Error error);
+  // "connection error: CODE" once nghttp2 has ended the connection for
+  // something the server sent.
+  std::optional<Error> local_connection_error() const;
   void retire();
   // Closes after the current call returns, if no request is open by then.
   void close_when_unwound();
@@ -122,6 +131,7 @@ class H2Connection final : public HttpConnection,
   int32_t goaway_last_stream_ = 0;
   uint32_t goaway_error_code_ = 0;
   std::string goaway_debug_;
+  std::optional<uint32_t> local_goaway_error_;  // our GOAWAY's code, when not NO_ERROR
   size_t requests_started_ = 0;
   std::string out_;
   Reactor::TimerId idle_timer_ = 0;
