@@ -349,8 +349,31 @@ const Fields<RequestInput>& request_fields() {
   return f;
 }
 
+// Go's encoding/json refuses nesting deeper than this (its scanner's
+// maxNestingDepth), with its own words.
+constexpr int kMaxNestingDepth = 10000;
+
+struct TooDeep {
+  char opener;
+};
+
 Result<json> parse_json(std::string_view text) {
-  json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  // The callback sees every value's depth as it starts; past the bound the
+  // parse stops at once, before a tree that deep exists.
+  auto bound = [](int depth, json::parse_event_t event, json&) {
+    if (depth >= kMaxNestingDepth &&
+        (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)) {
+      throw TooDeep{event == json::parse_event_t::object_start ? '{' : '['};
+    }
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), bound, /*allow_exceptions=*/false);
+  } catch (const TooDeep& e) {
+    return make_error(ErrorCode::invalid_input,
+                      std::string("invalid character '") + e.opener + "' exceeded max depth");
+  }
   if (!doc.is_discarded()) return doc;
   // Run again with exceptions to get the reason; only on the error path.
   try {
@@ -364,11 +387,33 @@ Result<json> parse_json(std::string_view text) {
   return make_error(ErrorCode::invalid_input, "invalid JSON");
 }
 
+// Takes a tree apart leaves first. nlohmann's own destructor allocates a
+// stack to flatten a container, and an allocation that fails in a
+// destructor ends the process; emptied this way nothing is allocated. The
+// recursion is bounded by kMaxNestingDepth.
+void dispose(json& j) noexcept {
+  if (j.is_array()) {
+    auto& items = j.get_ref<json::array_t&>();
+    for (json& item : items) dispose(item);
+    items.clear();
+  } else if (j.is_object()) {
+    auto& members = j.get_ref<json::object_t&>();
+    for (auto& member : members) dispose(member.second);
+    members.clear();
+  }
+}
+
+struct DisposedOnExit {
+  json& tree;
+  ~DisposedOnExit() { dispose(tree); }
+};
+
 template <class S>
 Result<S> parse_top(std::string_view text, const Fields<S>& fields) {
   if (text.empty()) return make_error(ErrorCode::invalid_input, "unexpected end of JSON input");
   auto doc = parse_json(text);
   if (!doc) return doc.error();
+  DisposedOnExit disposed{*doc};
   if (!doc->is_object()) {
     DecodeState st;
     st.type_error(*doc, fields.type_name, fields.type_name);

@@ -93,3 +93,25 @@ TEST_CASE("request input: type errors are worded as Go words them", "[abi]") {
   CHECK(parse_request_input("").error().message == "unexpected end of JSON input");
   CHECK(parse_request_input("{").error().message.starts_with("invalid JSON: "));
 }
+
+TEST_CASE("request input: nesting past Go's maxNestingDepth, in Go's words", "[abi]") {
+  // Go's scanner allows 10000 levels, the outer object included (checked
+  // against upstream's library at the boundary).
+  auto nested = [](int levels, char open, const std::string& inner, char close) {
+    return R"({"extra":)" + std::string(levels, open) + inner + std::string(levels, close) +
+           R"(,"requestUrl":"http://x/","requestMethod":"GET"})";
+  };
+  CHECK(parse_request_input(nested(9999, '[', "", ']')).ok());
+  CHECK(parse_request_input(nested(10000, '[', "", ']')).error().message ==
+        "invalid character '[' exceeded max depth");
+  std::string objects;
+  for (int i = 0; i < 10000; ++i) objects += R"({"a":)";
+  objects += "1" + std::string(10000, '}');
+  CHECK(parse_request_input(R"({"extra":)" + objects + "}").error().message ==
+        "invalid character '{' exceeded max depth");
+  // A deep tree that parses is taken apart without recursion trouble.
+  std::string deep;
+  for (int i = 0; i < 9998; ++i) deep += R"({"a":)";
+  deep += "[]" + std::string(9998, '}');
+  CHECK(parse_request_input(R"({"extra":)" + deep + R"(,"requestUrl":"http://x/"})").ok());
+}
