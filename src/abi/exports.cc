@@ -41,8 +41,14 @@ char* do_request(const char* json) {
   std::promise<Response> promise;
   auto future = promise.get_future();
   rt.reactor().post([client = p.session->client(), plan = std::move(p.plan), &promise]() mutable {
-    Transaction::start(std::move(client), std::move(plan),
-                       [&promise](Response r) { promise.set_value(std::move(r)); });
+    try {
+      Transaction::start(std::move(client), std::move(plan),
+                         [&promise](Response r) { promise.set_value(std::move(r)); });
+    } catch (...) {
+      // No memory for the transaction: the caller's wait ends with that
+      // (set_exception allocates nothing; guarded answers).
+      promise.set_exception(std::current_exception());
+    }
   });
   return keep_response(future.get());
 }
@@ -53,8 +59,55 @@ std::string completion_json(const Response& r) {
   try {
     return response_to_json(r);
   } catch (const std::bad_alloc&) {
-    return response_to_json(
-        error_response(r.id, r.session_id, make_error(ErrorCode::internal, "out of memory")));
+    return response_to_json(error_response(r.id, r.session_id, no_memory_error()));
+  }
+}
+
+// Loop thread: an async request's answer goes to the completion queue.
+void hand_over_async(Runtime& rt, Response& r) {
+  // cancelRequest said yes first: the answer is "cancelled", whatever
+  // else was about to finish it.
+  if (!rt.async_requests().finish(r.id) && r.error_code != ErrorCode::cancelled) {
+    r = error_response(r.id, r.session_id, make_error(ErrorCode::cancelled, "context canceled"));
+  }
+  // A large answer is serialised on the helper thread: on the loop it
+  // would hold back every other request (about 2 ms per MiB).
+  if (r.body.size() >= (size_t{1} << 20)) {
+    const std::string id = r.id;
+    const std::optional<std::string> sid = r.session_id;
+    try {
+      rt.reactor().run_blocking(
+          [&rt, r = std::move(r)] {
+            try {
+              rt.completions().push(completion_json(r));
+            } catch (...) {
+              rt.completions().forget_one();  // no waitNext waits for ever
+            }
+          },
+          [] {});
+      return;
+    } catch (const std::bad_alloc&) {
+      r = error_response(id, sid, no_memory_error());
+    }
+  }
+  rt.completions().push(completion_json(r));
+}
+
+// The same, for every answer: the id completes whatever runs out of
+// memory on the way (push itself needs none: expect_one took its room).
+void complete_async(Runtime& rt, Response r) {
+  try {
+    hand_over_async(rt, r);
+    return;
+  } catch (const std::bad_alloc&) {
+    // r still has its id: hand_over_async moves out of it only where it
+    // cannot fail any more.
+  }
+  try {
+    rt.completions().push(completion_json(error_response(r.id, r.session_id, no_memory_error())));
+  } catch (...) {
+    // Not even that: the answer is lost, but no waitNext waits for it.
+    rt.completions().forget_one();
   }
 }
 
@@ -70,26 +123,35 @@ char* do_request_async(const char* json) {
   if (auto* f = std::get_if<PrepareFailure>(&parsed)) return fail(f->session_id, f->error);
   auto& p = std::get<ParsedRequest>(parsed).prepared;
 
+  // Accepted from here: the id completes exactly once. If the request
+  // cannot even be posted, it was not accepted after all.
   rt.completions().expect_one();
-  rt.async_requests().add(id);
-  rt.reactor().post([&rt, id, client = p.session->client(), plan = std::move(p.plan)]() mutable {
-    auto t = Transaction::start(std::move(client), std::move(plan), [&rt](Response r) {
-      // cancelRequest said yes first: the answer is "cancelled", whatever
-      // else was about to finish it.
-      if (!rt.async_requests().finish(r.id) && r.error_code != ErrorCode::cancelled) {
-        r = error_response(r.id, r.session_id, make_error(ErrorCode::cancelled, "context canceled"));
-      }
-      // A large answer is serialised on the helper thread: on the loop it
-      // would hold back every other request (about 2 ms per MiB).
-      if (r.body.size() < (size_t{1} << 20)) {
-        rt.completions().push(completion_json(r));
-        return;
-      }
-      rt.reactor().run_blocking([&rt, r = std::move(r)] { rt.completions().push(completion_json(r)); },
-                                [] {});
-    });
+  try {
+    rt.async_requests().add(id);
+  } catch (...) {
+    rt.completions().forget_one();
+    throw;
+  }
+  auto task = [&rt, id, sid = p.plan.session_id, client = p.session->client(),
+               plan = std::move(p.plan)]() mutable {
+    std::shared_ptr<Transaction> t;
+    try {
+      t = Transaction::start(std::move(client), std::move(plan),
+                             [&rt](Response r) { complete_async(rt, std::move(r)); });
+    } catch (const std::bad_alloc&) {
+      // No memory for the transaction: the id completes with that.
+      complete_async(rt, error_response(id, sid, no_memory_error()));
+      return;
+    }
     rt.async_requests().attach(id, t);
-  });
+  };
+  try {
+    rt.reactor().post(std::move(task));
+  } catch (...) {
+    rt.async_requests().finish(id);
+    rt.completions().forget_one();
+    throw;
+  }
   out.clear();
   out.append("{\"id\":");
   append_json_string(out, id);
@@ -186,6 +248,12 @@ template <class F>
 char* guarded(F&& f) {
   try {
     return f();
+  } catch (const std::bad_alloc&) {
+    try {
+      return keep_error(std::nullopt, no_memory_error());
+    } catch (...) {
+      return nullptr;
+    }
   } catch (const std::exception& e) {
     try {
       return keep_error(std::nullopt,
@@ -212,11 +280,16 @@ __attribute__((visibility("default"))) char* requestAsync(char* json) {
 }
 
 __attribute__((visibility("default"))) char* waitNext(int timeout_ms) {
-  return tlsc::guarded([&] {
+  // Always an array: a failure (no memory for the batch) is an empty one,
+  // and what was waiting stays queued for the next call.
+  static char empty[] = "[]";
+  try {
     std::string& out = tlsc::wait_buffer();
     out = tlsc::Runtime::get().completions().wait_batch(timeout_ms);
     return out.data();
-  });
+  } catch (...) {
+    return empty;
+  }
 }
 
 __attribute__((visibility("default"))) void setNotify(void (*callback)(int)) {

@@ -60,9 +60,17 @@ char* request_stream(const char* json) {
   auto stream = std::make_shared<BodyStream>(rt.reactor(), block_given ? p.plan.stream_block_size : 0,
                                              p.plan.is_byte_response, p.plan.max_body_bytes);
   p.plan.body_sink = stream;
-  rt.reactor().post([stream, client = p.session->client(), plan = std::move(p.plan)]() mutable {
-    auto t = Transaction::start(std::move(client), std::move(plan),
-                                [stream](Response r) { stream->on_done(std::move(r)); });
+  rt.reactor().post([stream, id = p.plan.id, sid = p.plan.session_id, client = p.session->client(),
+                     plan = std::move(p.plan)]() mutable {
+    std::shared_ptr<Transaction> t;
+    try {
+      t = Transaction::start(std::move(client), std::move(plan),
+                             [stream](Response r) { stream->on_done(std::move(r)); });
+    } catch (const std::bad_alloc&) {
+      // No memory for the transaction: the caller's wait for the head ends.
+      stream->on_done(error_response(id, sid, no_memory_error()));
+      return;
+    }
     stream->attach(t);
   });
   Response head = stream->wait_head();

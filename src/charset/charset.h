@@ -10,12 +10,13 @@ namespace tlsc::charset {
 
 // The body converted to UTF-8, byte for byte what Go produces. That is not
 // always valid UTF-8: when Go only sniffs the body as UTF-8, or a <meta>
-// declares UTF-16, it passes the bytes through unchanged. Never throws; on
-// allocation failure it returns an empty string.
-std::string to_utf8(std::string_view body, std::string_view content_type) noexcept;
+// declares UTF-16, it passes the bytes through unchanged. Throws
+// std::bad_alloc when memory runs out (the request then fails; an empty
+// body in its place would be a wrong answer).
+std::string to_utf8(std::string_view body, std::string_view content_type);
 // The same for a body the caller gives up: when the conversion would
 // return the bytes unchanged (passed through, valid UTF-8, ASCII in a
 // single-byte encoding) the body itself comes back, not a copy.
-std::string to_utf8_owned(std::string&& body, std::string_view content_type) noexcept;
+std::string to_utf8_owned(std::string&& body, std::string_view content_type);
 
 }  // namespace tlsc::charset

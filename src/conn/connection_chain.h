@@ -32,7 +32,11 @@ class ConnectionChain final : public ConnectStep {
     std::unique_ptr<ConnectStep> step;
     WrapError wrap;
   };
+  // Runs step `index` on `below`; std::bad_alloc ends the chain with
+  // no_memory_error() (if it has not ended yet).
   void run(size_t index, Connected below);
+  // `done`, taken: called at most once.
+  void finish(Result<Connected> r);
 
   Reactor& reactor_;
   std::vector<Entry> steps_;

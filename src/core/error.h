@@ -52,6 +52,10 @@ inline Error make_error(ErrorCode code, std::string message) { return Error{code
 
 inline Error eof_error(ErrorCode code) { return Error{code, "EOF", true}; }
 
+// What a request fails with when an allocation for it failed: it fails
+// alone, and the process goes on.
+inline Error no_memory_error() { return Error{ErrorCode::internal, "out of memory"}; }
+
 template <class T>
 class Result {
  public:

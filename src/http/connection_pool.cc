@@ -1,6 +1,7 @@
 #include "http/connection_pool.h"
 
 #include <algorithm>
+#include <new>
 
 #include "conn/chain_builder.h"
 #include "http/h1/h1_connection.h"
@@ -381,7 +382,11 @@ void ConnectionPool::Acquisition::start_dial(Slot slot) {
     if (alive) on_dialed(std::move(r));
   });
   dial_->start(Connected{}, [sink = dial_sink_](Result<Connected> r) {
-    DialSink to = *sink;  // a copy: the call may replace or free the sink
+    // Taken, not copied (a copy may need memory the dial's end cannot
+    // wait for): the call may replace or free the sink, and a dial ends
+    // once.
+    DialSink to = std::move(*sink);
+    *sink = nullptr;
     if (to) to(std::move(r));
   });
 }
@@ -398,6 +403,24 @@ Result<std::shared_ptr<HttpConnection>> ConnectionPool::Acquisition::make_connec
 }
 
 void ConnectionPool::Acquisition::on_dialed(Result<Connected> r) {
+  try {
+    take_dialed(std::move(r));
+  } catch (const std::bad_alloc&) {
+    // No memory to make the connection of what the dial built: the dial's
+    // waiters try again on their own, and the request fails (unless it
+    // already has its answer).
+    if (owns_shared_dial_) {
+      owns_shared_dial_ = false;
+      try {
+        pool_.end_shared_dial(options_.key, nullptr);
+      } catch (const std::bad_alloc&) {
+      }
+    }
+    if (take_) deliver(no_memory_error());
+  }
+}
+
+void ConnectionPool::Acquisition::take_dialed(Result<Connected> r) {
   pool_.reactor_.destroy_later(std::move(dial_));  // we are inside its callback
   dial_sink_.reset();
   Slot slot = std::move(dial_slot_);

@@ -182,6 +182,7 @@ class ConnectionPool::Acquisition {
   void find();
   void start_dial(Slot slot);
   void on_dialed(Result<Connected> dialed);
+  void take_dialed(Result<Connected> dialed);
   void on_shared_dial_end(std::shared_ptr<HttpConnection> h2);
   Result<std::shared_ptr<HttpConnection>> make_connection(Connected c);
   void stop_waiting();

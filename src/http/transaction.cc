@@ -112,64 +112,73 @@ std::string_view transaction_state_name(TransactionState s) {
 
 std::shared_ptr<Transaction> Transaction::start(std::shared_ptr<HttpClient> client, RequestPlan plan,
                                                 Completion done) {
-  auto t = std::make_shared<Transaction>(std::move(client), std::move(plan), std::move(done));
+  // Made without its completion: if there is no memory for it, `done` is
+  // still the caller's, who answers (the exception says so).
+  auto t = std::make_shared<Transaction>(std::move(client), std::move(plan));
+  // From here `done` is called exactly once, whatever fails to allocate.
+  t->done_ = std::move(done);
   t->self_ = t;
-  if (t->client_->closed()) {
-    t->fail(make_error(ErrorCode::session_closed, "session closed"));
-    return t;
+  t->failing_on_no_memory([&] { t->begin(); });
+  return t;
+}
+
+void Transaction::begin() {
+  if (client_->closed()) {
+    fail(make_error(ErrorCode::session_closed, "session closed"));
+    return;
   }
-  t->client_->add(t.get());
-  if (t->options_.debug) t->trace(t->plan_.method + " " + t->plan_.url.to_string());
-  if (t->options_.timeout.count() > 0) {
-    std::weak_ptr<Transaction> weak = t;
-    t->timeout_timer_ = t->reactor_.add_timer(t->options_.timeout, [weak] {
+  client_->add(this);
+  if (options_.debug) trace(plan_.method + " " + plan_.url.to_string());
+  if (options_.timeout.count() > 0) {
+    std::weak_ptr<Transaction> weak = weak_from_this();
+    timeout_timer_ = reactor_.add_timer(options_.timeout, [weak] {
       auto self = weak.lock();
       if (!self) return;
       self->timeout_timer_ = 0;
       // Upstream reads the body after Do returned: its deadline error then
       // carries no "failed to do request" prefix.
-      if (self->state_ == TransactionState::reading_body || self->state_ == TransactionState::redirecting ||
-          self->state_ == TransactionState::converting) {
-        self->fail(make_error(ErrorCode::timeout,
-                              "context deadline exceeded (Client.Timeout or context cancellation while "
-                              "reading body)"),
-                   false);
-      } else {
-        self->fail(make_error(ErrorCode::timeout,
-                              "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
-      }
+      self->failing_on_no_memory([&] {
+        if (self->state_ == TransactionState::reading_body || self->state_ == TransactionState::redirecting ||
+            self->state_ == TransactionState::converting) {
+          self->fail(make_error(ErrorCode::timeout,
+                                "context deadline exceeded (Client.Timeout or context cancellation while "
+                                "reading body)"),
+                     false);
+        } else {
+          self->fail(
+              make_error(ErrorCode::timeout,
+                         "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"));
+        }
+      });
     });
   }
   // Upstream puts the caller's cookies into the jar when there is one, and
   // straight onto the request otherwise.
-  if (t->options_.use_cookie_jar) {
-    if (!t->plan_.request_cookies.empty()) {
-      t->client_->with_jar([&](CookieJar& jar) {
-        jar.set_cookies(t->url_.scheme, t->url_.host(), t->url_.decoded_path(), t->plan_.request_cookies,
-                        unix_seconds());
+  if (options_.use_cookie_jar) {
+    if (!plan_.request_cookies.empty()) {
+      client_->with_jar([&](CookieJar& jar) {
+        jar.set_cookies(url_.scheme, url_.host(), url_.decoded_path(), plan_.request_cookies, unix_seconds());
         return 0;
       });
     }
-  } else if (!t->plan_.request_cookies.empty()) {
-    std::string value = cookie_header_value(t->plan_.request_cookies);
+  } else if (!plan_.request_cookies.empty()) {
+    std::string value = cookie_header_value(plan_.request_cookies);
     if (!value.empty()) {
-      if (const std::string* existing = find_header(t->headers_, "Cookie")) {
+      if (const std::string* existing = find_header(headers_, "Cookie")) {
         value = *existing + "; " + value;
-        erase_header(t->headers_, "Cookie");
+        erase_header(headers_, "Cookie");
       }
-      t->headers_.emplace_back("Cookie", value);
+      headers_.emplace_back("Cookie", value);
     }
   }
-  t->begin_hop();
-  return t;
+  begin_hop();
 }
 
-Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done)
+Transaction::Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan)
     : client_(std::move(client)),
       reactor_(client_->reactor()),
       options_(client_->options()),
       plan_(std::move(plan)),
-      done_(std::move(done)),
       started_(MonotonicClock::now()) {
   url_ = plan_.url;
   method_ = plan_.method;
@@ -195,14 +204,16 @@ std::string Transaction::url_error_prefix() const {
   return url_error_op(plan_.method) + " \"" + redacted(url_) + "\": ";
 }
 
-void Transaction::cancel(const Error& reason) { fail(reason); }
+void Transaction::cancel(const Error& reason) {
+  failing_on_no_memory([&] { fail(reason); });
+}
 
 void Transaction::cancel_by_caller() {
   // Go's request context: cancelled during Do, the error comes wrapped in
   // the url.Error; cancelled while the body is read, bare.
   const bool reading = state_ == TransactionState::reading_body || state_ == TransactionState::redirecting ||
                        state_ == TransactionState::writing_output;
-  fail(make_error(ErrorCode::cancelled, "context canceled"), !reading);
+  failing_on_no_memory([&] { fail(make_error(ErrorCode::cancelled, "context canceled"), !reading); });
 }
 
 void Transaction::set_state(TransactionState s) {
@@ -342,7 +353,7 @@ void Transaction::begin_hop() {
 void Transaction::acquire() {
   std::weak_ptr<Transaction> weak = weak_from_this();
   acquisition_->acquire([weak](Result<std::shared_ptr<HttpConnection>> conn) {
-    if (auto self = weak.lock()) self->on_connection(std::move(conn));
+    if (auto self = weak.lock()) self->failing_on_no_memory([&] { self->on_connection(std::move(conn)); });
   });
 }
 
@@ -396,7 +407,7 @@ void Transaction::failing_on_no_memory(F&& step) {
     // answer itself can be made.
     std::string().swap(body_bytes_);
     decoder_.reset();
-    fail(make_error(ErrorCode::internal, "out of memory"), false);
+    fail(no_memory_error(), false);
   }
 }
 
@@ -529,7 +540,9 @@ void Transaction::pause_body() {
     auto self = weak.lock();
     if (!self) return;
     self->stall_timer_ = 0;
-    self->fail(make_error(ErrorCode::cancelled, "stream stalled: nothing was read from it for 60s"), false);
+    self->failing_on_no_memory([&] {
+      self->fail(make_error(ErrorCode::cancelled, "stream stalled: nothing was read from it for 60s"), false);
+    });
   });
 }
 
@@ -575,6 +588,10 @@ void Transaction::on_response_complete() {
 }
 
 void Transaction::on_response_error(const Error& error, bool retryable) {
+  failing_on_no_memory([&] { take_response_error(error, retryable); });
+}
+
+void Transaction::take_response_error(const Error& error, bool retryable) {
   const bool over_h2 = conn_ && conn_->multiplexed();
   const bool reading = state_ == TransactionState::reading_body || state_ == TransactionState::redirecting;
   bool retry = retryable && retries_ < kMaxRetries;
@@ -594,7 +611,8 @@ void Transaction::on_response_error(const Error& error, bool retryable) {
       auto self = weak.lock();
       if (!self) return;
       self->retry_timer_ = 0;
-      if (self->state_ == TransactionState::waiting_to_retry) self->acquire();
+      if (self->state_ == TransactionState::waiting_to_retry)
+        self->failing_on_no_memory([&] { self->acquire(); });
     });
     return;
   }
@@ -735,7 +753,7 @@ void Transaction::finish_with_body() {
         if (!self || self->state_ != TransactionState::converting)
           return;  // timed out or cancelled meanwhile
         if (!*built) {
-          self->fail(make_error(ErrorCode::internal, "out of memory"), false);
+          self->fail(no_memory_error(), false);
           return;
         }
         self->failing_on_no_memory([&] { self->finish_built(std::move(**built)); });
@@ -798,13 +816,24 @@ void Transaction::complete(Response r) {
     reactor_.cancel_timer(stall_timer_);
     stall_timer_ = 0;
   }
-  release_connection(false);
+  // Each step of the tidying up may find no memory (a connection that
+  // cannot go back to the pool is closed instead); the answer goes out
+  // regardless.
+  auto quietly = [](auto&& step) {
+    try {
+      step();
+    } catch (const std::bad_alloc&) {
+    }
+  };
+  quietly([&] { release_connection(false); });
   // A dial still running ends with the request, as upstream's request
   // context ends it (unless another connection served the request: then
   // the pool keeps the dial, ConnectionPool::Acquisition).
-  end_acquisition();
+  quietly([&] { end_acquisition(); });
   client_->remove(this);
-  if (client_->single_request()) client_->pool().close_all();
+  quietly([&] {
+    if (client_->single_request()) client_->pool().close_all();
+  });
   auto done = std::move(done_);
   done_ = nullptr;
   if (done) done(std::move(r));

@@ -54,6 +54,9 @@ class Transaction final : public ExchangeObserver,
 
   // The transaction runs on its own until its completion; the pointer
   // returned is for cancel_by_caller and resume_body (keep it weak).
+  // `done` is called exactly once, unless start throws std::bad_alloc: then
+  // no memory was left for the transaction itself, `done` will never be
+  // called, and the caller answers for it.
   static std::shared_ptr<Transaction> start(std::shared_ptr<HttpClient> client, RequestPlan plan,
                                             Completion done);
   // The client ended under us: finish now with an error.
@@ -71,7 +74,7 @@ class Transaction final : public ExchangeObserver,
   void on_response_complete() override;
   void on_response_error(const Error& error, bool retryable) override;
 
-  Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan, Completion done);
+  Transaction(std::shared_ptr<HttpClient> client, RequestPlan plan);
   ~Transaction();
 
  private:
@@ -81,6 +84,9 @@ class Transaction final : public ExchangeObserver,
   void failing_on_no_memory(F&& step);
   void take_response_head(const ResponseHead& head);
   void take_response_body(std::string_view bytes);
+  void take_response_error(const Error& error, bool retryable);
+  // What start does once the transaction exists and owns its completion.
+  void begin();
   void begin_hop();
   void acquire();
   void on_connection(Result<std::shared_ptr<HttpConnection>> conn);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include <ares.h>
@@ -13,6 +14,23 @@ namespace {
 void init_ares_library_once() {
   static std::once_flag once;
   std::call_once(once, [] { ares_library_init(ARES_LIB_INIT_ALL); });
+}
+
+}  // namespace
+
+namespace {
+
+// Hands `cb` what `make` builds, or no_memory_error() when building it
+// finds no memory ("out of memory" fits std::string's own buffer: that
+// error needs none), so that a lookup always ends.
+template <class Make>
+void deliver(const DnsResolver::Callback& cb, Make&& make) {
+  Result<std::vector<SocketAddress>> r = no_memory_error();
+  try {
+    r = make();
+  } catch (const std::bad_alloc&) {
+  }
+  cb(std::move(r));
 }
 
 }  // namespace
@@ -62,8 +80,17 @@ struct DnsResolver::Impl final : IoHandler {
     for (auto& [fd, ev] : sockets) reactor.unwatch(fd);
   }
 
+  // c-ares is C: nothing may be thrown through it, so its callbacks catch
+  // everything. A socket it could not be watched for is left to c-ares's
+  // own timeout.
   static void sock_state(void* data, ares_socket_t fd, int readable, int writable) {
-    auto* self = static_cast<Impl*>(data);
+    try {
+      watch_socket(static_cast<Impl*>(data), fd, readable, writable);
+    } catch (...) {
+    }
+  }
+
+  static void watch_socket(Impl* self, ares_socket_t fd, int readable, int writable) {
     uint32_t ev = (readable ? uint32_t{kIoReadable} : 0u) | (writable ? uint32_t{kIoWritable} : 0u);
     auto it = self->sockets.find(fd);
     if (ev == 0) {
@@ -112,6 +139,15 @@ struct DnsResolver::Impl final : IoHandler {
 
   static void on_result(void* arg, int status, int /*timeouts*/, ares_addrinfo* result) {
     std::unique_ptr<Query> q(static_cast<Query*>(arg));
+    std::unique_ptr<ares_addrinfo, void (*)(ares_addrinfo*)> owned(result, &ares_freeaddrinfo);
+    try {
+      deliver(q->cb, [&] { return addresses_of(q.get(), status, owned.get()); });
+    } catch (...) {
+      // The caller's own failure is its to report; c-ares cannot unwind.
+    }
+  }
+
+  static Result<std::vector<SocketAddress>> addresses_of(const Query* q, int status, ares_addrinfo* result) {
     std::vector<SocketAddress> addrs;
     if (status == ARES_SUCCESS && result != nullptr) {
       for (ares_addrinfo_node* n = result->nodes; n != nullptr; n = n->ai_next) {
@@ -123,19 +159,16 @@ struct DnsResolver::Impl final : IoHandler {
         addrs.push_back(*a);
       }
     }
-    if (result) ares_freeaddrinfo(result);
     std::string prefix = "lookup " + q->host;
     if (status == ARES_SUCCESS && addrs.empty()) {
-      q->cb(make_error(ErrorCode::dns, prefix + ": no suitable address found"));
-    } else if (status == ARES_SUCCESS) {
-      q->cb(std::move(addrs));
-    } else if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
-      q->cb(make_error(ErrorCode::dns, prefix + ": no such host"));
-    } else if (status == ARES_ETIMEOUT) {
-      q->cb(make_error(ErrorCode::dns, prefix + ": i/o timeout"));
-    } else {
-      q->cb(make_error(ErrorCode::dns, prefix + ": " + ares_strerror(status)));
+      return make_error(ErrorCode::dns, prefix + ": no suitable address found");
     }
+    if (status == ARES_SUCCESS) return addrs;
+    if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
+      return make_error(ErrorCode::dns, prefix + ": no such host");
+    }
+    if (status == ARES_ETIMEOUT) return make_error(ErrorCode::dns, prefix + ": i/o timeout");
+    return make_error(ErrorCode::dns, prefix + ": " + ares_strerror(status));
   }
 };
 
@@ -147,23 +180,26 @@ void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilie
     bool allowed = !((literal->is_v4() && families == AddressFamilies::ipv6_only) ||
                      (!literal->is_v4() && families == AddressFamilies::ipv4_only));
     impl_->reactor.post([cb = std::move(cb), literal = *literal, allowed, host]() {
-      if (!allowed) {
-        cb(make_error(ErrorCode::dns, "address " + host + ": no suitable address found"));
-        return;
-      }
-      cb(std::vector<SocketAddress>{literal});
+      deliver(cb, [&]() -> Result<std::vector<SocketAddress>> {
+        if (!allowed) return make_error(ErrorCode::dns, "address " + host + ": no suitable address found");
+        return std::vector<SocketAddress>{literal};
+      });
     });
     return;
   }
   if (!impl_->channel) {
     impl_->reactor.post([cb = std::move(cb), msg = impl_->init_error]() {
-      cb(make_error(ErrorCode::dns, "resolver unavailable: " + msg));
+      deliver(cb, [&]() -> Result<std::vector<SocketAddress>> {
+        return make_error(ErrorCode::dns, "resolver unavailable: " + msg);
+      });
     });
     return;
   }
   if (host.empty() || host.size() > 253) {
     impl_->reactor.post([cb = std::move(cb), host]() {
-      cb(make_error(ErrorCode::dns, "lookup " + host + ": no such host"));
+      deliver(cb, [&]() -> Result<std::vector<SocketAddress>> {
+        return make_error(ErrorCode::dns, "lookup " + host + ": no such host");
+      });
     });
     return;
   }

@@ -1,5 +1,7 @@
 #include "net/dual_stack_connector.h"
 
+#include <new>
+
 namespace tlsc {
 
 DualStackConnector::DualStackConnector(Reactor& reactor, std::vector<SocketAddress> addresses,
@@ -39,13 +41,13 @@ void DualStackConnector::start() {
     timer_ = reactor_.add_timer(fallback_delay_, [this, alive = liveness_.watch()] {
       if (!alive) return;
       timer_ = 0;
-      start_fallback();
+      reporting_no_memory([&] { start_fallback(); });
     });
   }
   primary_ = std::make_unique<TcpConnector>(reactor_, primaries_, local_,
                                             [this, alive = liveness_.watch()](Result<SocketHandle> s) {
                                               if (alive) {
-                                                on_result(true, std::move(s));
+                                                reporting_no_memory([&] { on_result(true, std::move(s)); });
                                               } else if (s) {
                                                 sock::close(*s);
                                               }
@@ -59,12 +61,22 @@ void DualStackConnector::start_fallback() {
   fallback_ = std::make_unique<TcpConnector>(reactor_, fallbacks_, local_,
                                              [this, alive = liveness_.watch()](Result<SocketHandle> s) {
                                                if (alive) {
-                                                 on_result(false, std::move(s));
+                                                 reporting_no_memory([&] { on_result(false, std::move(s)); });
                                                } else if (s) {
                                                  sock::close(*s);
                                                }
                                              });
   fallback_->start();
+}
+
+template <class F>
+void DualStackConnector::reporting_no_memory(F&& step) {
+  try {
+    step();
+  } catch (const std::bad_alloc&) {
+    // Only while the callback is still ours (finish takes it first).
+    if (cb_) finish(no_memory_error());
+  }
 }
 
 void DualStackConnector::finish(Result<SocketHandle> r) {

@@ -37,6 +37,9 @@ class DualStackConnector {
  private:
   void start_fallback();
   void on_result(bool primary, Result<SocketHandle> socket);
+  // std::bad_alloc out of `step` ends the connect with no_memory_error().
+  template <class F>
+  void reporting_no_memory(F&& step);
   void finish(Result<SocketHandle> r);
   // A connector is not destroyed inside its own callback.
   void retire(std::unique_ptr<TcpConnector>& c);

@@ -30,6 +30,13 @@ class TcpConnectStep final : public ConnectStep {
  private:
   void on_resolved(Result<std::vector<SocketAddress>> addresses);
   void on_connected(Result<SocketHandle> socket);
+  // `done`, taken: called at most once.
+  void finish(Result<Connected> r);
+  // Runs a callback of ours; std::bad_alloc out of it ends the step with
+  // no_memory_error() (if it has not ended yet) instead of leaving the
+  // request to its timeout.
+  template <class F>
+  void reporting_no_memory(F&& step);
 
   Reactor& reactor_;
   DnsResolver& resolver_;

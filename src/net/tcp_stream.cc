@@ -1,6 +1,7 @@
 #include "net/tcp_stream.h"
 
 #include <array>
+#include <new>
 
 namespace tlsc {
 namespace {
@@ -135,7 +136,17 @@ void TcpStream::on_io(uint32_t events) {
       // The observer may close or destroy us; it owns us, so nothing here
       // touches a member afterwards. Level-triggered: the loop calls again
       // if more is waiting, so one busy connection cannot starve the others.
-      observer_->on_stream_data(std::string_view(buf.data(), r.bytes));
+      {
+        auto alive = liveness_.watch();
+        try {
+          observer_->on_stream_data(std::string_view(buf.data(), r.bytes));
+        } catch (const std::bad_alloc&) {
+          // No memory for what came in, somewhere above: the connection
+          // ends, and what it carried fails with it instead of waiting for
+          // its timeout.
+          if (alive && socket_ != kNoSocket) fail(no_memory_error());
+        }
+      }
       return;
     case sock::IoResult::closed: {
       peer_closed_ = true;
@@ -167,7 +178,26 @@ void TcpConnector::cancel() {
   cb_ = nullptr;
 }
 
-void TcpConnector::start() { try_next(); }
+void TcpConnector::start() {
+  reporting_no_memory([&] { try_next(); });
+}
+
+template <class F>
+void TcpConnector::reporting_no_memory(F&& step) {
+  try {
+    step();
+  } catch (const std::bad_alloc&) {
+    // Only while the callback is still ours (finish takes it first): past
+    // it, the allocation failed above us, which reports it.
+    if (!cb_) return;
+    if (socket_ != kNoSocket) {
+      reactor_.unwatch(socket_);
+      sock::close(socket_);
+      socket_ = kNoSocket;
+    }
+    finish(no_memory_error());
+  }
+}
 
 void TcpConnector::finish(Result<SocketHandle> r) {
   auto cb = std::move(cb_);
@@ -189,30 +219,35 @@ void TcpConnector::try_next() {
       last_error_ = target + "socket: " + sock::error_text(error);
       continue;
     }
+    // Held by socket_ from here, so that a failed allocation below closes it.
+    socket_ = s;
     if (local_) {
       if (local_->family != addr.family) {
-        sock::close(s);
         last_error_ = target + "bind: address family mismatch with local address";
+        sock::close(s);
+        socket_ = kNoSocket;
         continue;
       }
       if (!sock::bind(s, *local_, error)) {
         last_error_ = target + "bind: " + sock::error_text(error);
         sock::close(s);
+        socket_ = kNoSocket;
         continue;
       }
     }
     switch (sock::connect(s, addr, error)) {
       case sock::ConnectStart::connected:
+        socket_ = kNoSocket;
         finish(s);
         return;
       case sock::ConnectStart::in_progress:
-        socket_ = s;
         last_error_ = target;
         reactor_.watch(socket_, kIoWritable, this);
         return;
       case sock::ConnectStart::failed:
         last_error_ = target + "connect: " + sock::error_text(error);
         sock::close(s);
+        socket_ = kNoSocket;
         break;
     }
   }
@@ -220,18 +255,20 @@ void TcpConnector::try_next() {
 }
 
 void TcpConnector::on_io(uint32_t) {
-  SocketHandle s = socket_;
-  int err = sock::connect_result(s);
-  if (err == sock::kStillConnecting) return;
-  reactor_.unwatch(s);
-  socket_ = kNoSocket;
-  if (err == 0) {
-    finish(s);
-    return;
-  }
-  last_error_ += "connect: " + sock::error_text(err);
-  sock::close(s);
-  try_next();
+  reporting_no_memory([&] {
+    SocketHandle s = socket_;
+    int err = sock::connect_result(s);
+    if (err == sock::kStillConnecting) return;
+    reactor_.unwatch(s);
+    socket_ = kNoSocket;
+    if (err == 0) {
+      finish(s);
+      return;
+    }
+    sock::close(s);
+    last_error_ += "connect: " + sock::error_text(err);
+    try_next();
+  });
 }
 
 }  // namespace tlsc

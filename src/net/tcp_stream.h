@@ -63,6 +63,9 @@ class TcpConnector final : public IoHandler {
  private:
   void try_next();
   void finish(Result<SocketHandle> r);
+  // std::bad_alloc out of `step` ends the connect with no_memory_error().
+  template <class F>
+  void reporting_no_memory(F&& step);
 
   Reactor& reactor_;
   std::vector<SocketAddress> addresses_;

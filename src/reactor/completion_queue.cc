@@ -17,7 +17,15 @@ CompletionQueue::~CompletionQueue() {
 
 void CompletionQueue::expect_one() {
   std::lock_guard lock(mu_);
+  room_.emplace_back();
   ++in_flight_;
+}
+
+void CompletionQueue::forget_one() {
+  std::lock_guard lock(mu_);
+  if (!room_.empty()) room_.pop_back();
+  if (in_flight_ > 0) --in_flight_;
+  if (in_flight_ == 0) items_cv_.notify_all();
 }
 
 void CompletionQueue::arm_locked() {
@@ -30,7 +38,12 @@ void CompletionQueue::arm_locked() {
 
 void CompletionQueue::push(std::string response_json) {
   std::lock_guard lock(mu_);
-  items_.push_back(std::move(response_json));
+  if (room_.empty()) {
+    items_.push_back(std::move(response_json));  // pushed without expect_one
+  } else {
+    items_.splice(items_.end(), room_, room_.begin());
+    items_.back() = std::move(response_json);
+  }
   if (in_flight_ > 0) --in_flight_;
   // The last one in flight: every waiter must return, the one that takes it
   // and those that then find nothing queued and nothing to wait for.
@@ -50,14 +63,23 @@ std::string CompletionQueue::wait_batch(int timeout_ms) {
   } else if (timeout_ms > 0) {
     items_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready);
   }
-  std::string out = "[";
+  // The batch is measured first and its string made in one allocation:
+  // if that fails, nothing has left the queue, and the next call takes it.
   size_t count = 0;
-  while (!items_.empty() && count < kMaxBatchCount &&
-         (count == 0 || out.size() + items_.front().size() <= kMaxBatchBytes)) {
-    if (count) out.push_back(',');
+  size_t bytes = 2;  // "[]"
+  for (auto it = items_.begin(); it != items_.end() && count < kMaxBatchCount; ++it) {
+    const size_t more = it->size() + (count > 0 ? 1 : 0);
+    if (count > 0 && bytes + more > kMaxBatchBytes) break;
+    bytes += more;
+    ++count;
+  }
+  std::string out;
+  out.reserve(bytes);
+  out.push_back('[');
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) out.push_back(',');
     out.append(items_.front());
     items_.pop_front();
-    ++count;
   }
   out.push_back(']');
   // A batch limit left some behind: the next waiter takes them.

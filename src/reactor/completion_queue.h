@@ -5,7 +5,7 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <deque>
+#include <list>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -23,8 +23,13 @@ class CompletionQueue {
   ~CompletionQueue();
 
   // An async request was accepted; it will push exactly one response.
+  // Takes the queue's room for that response now (it may throw
+  // std::bad_alloc here, on the caller's thread), so that push needs none.
   void expect_one();
-  // Loop thread: a finished response, already serialised as JSON.
+  // The request expect_one announced was not accepted after all.
+  void forget_one();
+  // Loop thread: a finished response, already serialised as JSON. Allocates
+  // nothing: the last response of a process short of memory still arrives.
   void push(std::string response_json);
   // Caller threads: a JSON array of up to a batch of responses, oldest
   // first. Waits up to timeout_ms (-1: forever) for the first one, but never
@@ -40,7 +45,10 @@ class CompletionQueue {
 
   std::mutex mu_;
   std::condition_variable items_cv_;
-  std::deque<std::string> items_;
+  std::list<std::string> items_;
+  // One node per request in flight, taken by expect_one and spliced into
+  // items_ by push.
+  std::list<std::string> room_;
   size_t in_flight_ = 0;
 
   std::condition_variable notify_cv_;

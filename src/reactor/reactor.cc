@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <future>
+#include <new>
 
 namespace tlsc {
 
@@ -83,7 +84,11 @@ void Reactor::cancel_timer(TimerId id) {
   // When the dead outnumber the live, the heap is rebuilt from the live.
   if (timer_heap_.size() > 64 && timer_heap_.size() > 2 * timers_.size()) {
     std::vector<TimerEntry> live;
-    live.reserve(timers_.size());
+    try {
+      live.reserve(timers_.size());
+    } catch (const std::bad_alloc&) {
+      return;  // compacted at a later cancel (this runs in destructors)
+    }
     while (!timer_heap_.empty()) {
       if (timers_.contains(timer_heap_.top().id)) live.push_back(timer_heap_.top());
       timer_heap_.pop();
@@ -103,7 +108,7 @@ void Reactor::advance_clock(std::chrono::milliseconds by) {
 }
 
 int Reactor::next_timeout_ms() const {
-  if (!graveyard_.empty()) return 0;
+  if (!graveyard_.empty() || !shared_graveyard_.empty()) return 0;
   if (timer_heap_.empty() || clock_mode_ == ClockMode::manual) return -1;
   auto d = timer_heap_.top().when - Clock::now();
   if (d <= Clock::duration::zero()) return 0;
@@ -155,20 +160,25 @@ void Reactor::run() {
       std::lock_guard lock(tasks_mu_);
       batch.swap(tasks_);
       if (stopping_ && batch.empty()) {
-        graveyard_.clear();
+        bury_the_dead();
         return;
       }
     }
     for (auto& task : batch) run_guarded(task);
     batch.clear();
     run_due_timers();
-    // Everything handed to destroy_later during this turn: no callback of
-    // theirs is on the stack any more. Destructors may add more.
-    while (!graveyard_.empty()) {
-      auto dead = std::move(graveyard_);
-      graveyard_.clear();
-      dead.clear();
-    }
+    bury_the_dead();
+  }
+}
+
+void Reactor::bury_the_dead() {
+  // Everything handed to destroy_later during this turn: no callback of
+  // theirs is on the stack any more. Destructors may add more.
+  while (!graveyard_.empty() || !shared_graveyard_.empty()) {
+    graveyard_.swap(dying_);
+    shared_graveyard_.swap(shared_dying_);
+    dying_.clear();
+    shared_dying_.clear();
   }
 }
 

@@ -4,6 +4,7 @@
 // outlive are kept safe (Liveness, destroy_later).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <queue>
 #include <thread>
@@ -103,13 +105,26 @@ class Reactor {
   // Loop thread only. Keeps `object` until the current callback stack has
   // unwound (the end of this turn of the loop): for objects whose own call
   // is on the stack, such as a stream whose observer is finishing with it.
+  // Needs no memory while the graveyard has room (kept ahead, and grown
+  // when it can be); with none left the object is leaked rather than freed
+  // now, which could free one whose call is on the stack.
   template <class T>
   void destroy_later(std::unique_ptr<T> object) {
-    if (object) graveyard_.emplace_back(std::shared_ptr<T>(std::move(object)));
+    if (!object) return;
+    if (!has_room(graveyard_)) {
+      (void)object.release();
+      return;
+    }
+    graveyard_.emplace_back(object.release(), [](void* p) { delete static_cast<T*>(p); });
   }
   template <class T>
   void destroy_later(std::shared_ptr<T> object) {
-    if (object) graveyard_.emplace_back(std::move(object));
+    if (!object) return;
+    if (!has_room(shared_graveyard_)) {
+      keep_for_ever(std::move(object));
+      return;
+    }
+    shared_graveyard_.emplace_back(std::move(object));
   }
 
   // Runs `work` on a helper thread (blocking calls: file writes) and then
@@ -149,7 +164,29 @@ class Reactor {
   Clock::time_point now_;
   Clock::time_point manual_now_;  // manual mode: the time advance_clock set
 
-  std::vector<std::shared_ptr<void>> graveyard_;
+  // What destroy_later keeps until the turn ends, and the same vectors'
+  // other halves, swapped in while the dead are freed (so both keep their
+  // room from turn to turn).
+  using Grave = std::unique_ptr<void, void (*)(void*)>;
+  std::vector<Grave> graveyard_, dying_;
+  std::vector<std::shared_ptr<void>> shared_graveyard_, shared_dying_;
+  // Shared objects destroy_later had no room for (a process out of memory).
+  std::array<std::shared_ptr<void>, 64> kept_for_ever_;
+  size_t kept_count_ = 0;
+  template <class V>
+  static bool has_room(V& graves) {
+    if (graves.size() < graves.capacity()) return true;
+    try {
+      graves.reserve(graves.capacity() * 2 + 64);
+      return true;
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+  }
+  void keep_for_ever(std::shared_ptr<void> object) {
+    if (kept_count_ < kept_for_ever_.size()) kept_for_ever_[kept_count_++] = std::move(object);
+  }
+  void bury_the_dead();
 
   std::mutex work_mu_;
   std::condition_variable work_cv_;

@@ -182,7 +182,7 @@ struct Matcher {
 
 }  // namespace
 
-std::string detect_content_type(std::string_view data) noexcept {
+std::string detect_content_type(std::string_view data) {
   data = data.substr(0, std::min(data.size(), kSniffLen));
   std::size_t first_non_ws = 0;
   while (first_non_ws < data.size() && is_ws(byte_at(data, first_non_ws))) ++first_non_ws;

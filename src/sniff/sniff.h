@@ -9,7 +9,7 @@ namespace tlsc {
 
 // The MIME type Go would report for data, e.g. "text/html; charset=utf-8",
 // "image/png" or "application/octet-stream". Only the first 512 bytes count.
-// noexcept: the only possible failure is allocating a few dozen bytes.
-std::string detect_content_type(std::string_view data) noexcept;
+// Throws std::bad_alloc only (a few dozen bytes).
+std::string detect_content_type(std::string_view data);
 
 }  // namespace tlsc

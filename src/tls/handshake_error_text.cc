@@ -206,8 +206,13 @@ std::string boringssl_words(const TlsErrorEntry& e) {
 void on_message(int is_write, int /*version*/, int content_type, const void* buf, size_t len, SSL* /*ssl*/,
                 void* arg) {
   if (arg == nullptr || buf == nullptr) return;
-  tls_trace_message(*static_cast<TlsTrace*>(arg), is_write != 0, content_type,
-                    std::span<const uint8_t>(static_cast<const uint8_t*>(buf), len));
+  // Called from inside BoringSSL (C): nothing may be thrown through it. A
+  // message the trace had no memory for is left out of it.
+  try {
+    tls_trace_message(*static_cast<TlsTrace*>(arg), is_write != 0, content_type,
+                      std::span<const uint8_t>(static_cast<const uint8_t*>(buf), len));
+  } catch (...) {
+  }
 }
 
 constexpr uint8_t kHelloRetryRequestRandom[32] = {

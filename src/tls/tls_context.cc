@@ -138,7 +138,13 @@ int TlsContext::on_new_session(SSL* ssl, SSL_SESSION* session) {
   auto* self = static_cast<TlsContext*>(SSL_get_ex_data(ssl, g_context_index));
   auto* key = static_cast<std::string*>(SSL_get_ex_data(ssl, g_key_index));
   if (self == nullptr || key == nullptr) return 0;
-  self->sessions_[*key].reset(session);
+  // BoringSSL is C: nothing may be thrown through it. Without memory for
+  // the cache entry the ticket is simply not kept.
+  try {
+    self->sessions_[*key].reset(session);
+  } catch (...) {
+    return 0;
+  }
   return 1;  // we took the reference
 }
 

@@ -1,5 +1,7 @@
 #include "http/h1/h1_connection.h"
 
+#include <new>
+
 namespace tlsc {
 
 H1Connection::H1Connection(std::unique_ptr<Stream> stream, std::string pool_key)
@@ -13,15 +15,24 @@ Result<HttpConnection::ExchangeId> H1Connection::submit(const OutgoingRequest& r
                                                         ExchangeObserver* observer) {
   auto bytes = write_h1_request(request.message);
   if (!bytes) return bytes.error();
+  const std::string& method = request.message.method.empty() ? std::string("GET") : request.message.method;
+  auto parser =
+      std::make_unique<H1ResponseParser>(method, request.max_header_bytes, request.read_buffer_size);
   lost_ = nullptr;
   observer_ = observer;
-  const std::string& method = request.message.method.empty() ? std::string("GET") : request.message.method;
-  parser_ = std::make_unique<H1ResponseParser>(method, request.max_header_bytes, request.read_buffer_size);
+  parser_ = std::move(parser);
   received_any_ = false;
   head_reported_ = false;
   ++exchanges_;
   stream_->set_observer(this);
-  stream_->write(*bytes);
+  try {
+    stream_->write(*bytes);
+  } catch (const std::bad_alloc&) {
+    // Not submitted after all (part of it may have left): the caller hears
+    // it from the exception, and the connection is not used again.
+    cancel(exchanges_);
+    throw;
+  }
   // Handed to the transport; a reply may already have come back while we wrote.
   if (observer_ == observer) observer->on_request_sent();
   return exchanges_;

@@ -1,6 +1,7 @@
 #include "http/h2/h2_connection.h"
 
 #include <cstring>
+#include <new>
 
 #include "http/h2/h2_response_block.h"
 #include "wire/header_canon.h"
@@ -94,7 +95,7 @@ struct H2Connection::Callbacks {
     return it == c->exchanges_.end() ? nullptr : it->second.get();
   }
 
-  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  static int on_begin_headers_body(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     H2Connection* c = self(user_data);
     if (Exchange* e = exchange(c, frame->hd.stream_id)) {
@@ -105,8 +106,8 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
-                       const uint8_t* value, size_t valuelen, uint8_t, void* user_data) {
+  static int on_header_body(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
+                            const uint8_t* value, size_t valuelen, uint8_t, void* user_data) {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, frame->hd.stream_id);
     if (e == nullptr || e->local_error || !e->block) return 0;
@@ -120,7 +121,7 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  static int on_frame_recv_body(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     H2Connection* c = self(user_data);
     c->last_received_ = c->reactor_.now();
     c->ping_outstanding_ = false;
@@ -151,8 +152,8 @@ struct H2Connection::Callbacks {
     }
   }
 
-  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data, size_t len,
-                           void* user_data) {
+  static int on_data_chunk_body(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data, size_t len,
+                                void* user_data) {
     H2Connection* c = self(user_data);
     c->last_received_ = c->reactor_.now();
     // Window updates are ours to send (no_auto_window_update): the
@@ -188,7 +189,7 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code, void* user_data) {
+  static int on_stream_close_body(nghttp2_session*, int32_t stream_id, uint32_t error_code, void* user_data) {
     H2Connection* c = self(user_data);
     Exchange* e = exchange(c, stream_id);
     if (e == nullptr) return 0;
@@ -215,7 +216,7 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  static int on_frame_send_body(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
       // nghttp2 found a connection error in what the server sent and ends
       // the connection with it: fhttp's ConnectionError.
@@ -231,8 +232,8 @@ struct H2Connection::Callbacks {
     return 0;
   }
 
-  static int on_frame_not_send(nghttp2_session*, const nghttp2_frame* frame, int lib_error_code,
-                               void* user_data) {
+  static int on_frame_not_send_body(nghttp2_session*, const nghttp2_frame* frame, int lib_error_code,
+                                    void* user_data) {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     H2Connection* c = self(user_data);
     if (exchange(c, frame->hd.stream_id) == nullptr) return 0;
@@ -260,6 +261,45 @@ struct H2Connection::Callbacks {
     e->body_offset += n;
     if (e->body_offset == e->body->size()) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
     return static_cast<ssize_t>(n);
+  }
+  // nghttp2 is C, built without unwind tables: an exception thrown through
+  // its frames ends the process. Each callback runs its body here; one that
+  // finds no memory fails the session (NGHTTP2_ERR_CALLBACK_FAILURE), and
+  // the connection fails its requests with no_memory_error().
+  template <class F>
+  static int guarded(void* user_data, F&& body) noexcept {
+    try {
+      return body();
+    } catch (...) {
+      self(user_data)->callback_failed_ = true;
+      return NGHTTP2_ERR_CALLBACK_FAILURE;
+    }
+  }
+  static int on_begin_headers(nghttp2_session* s, const nghttp2_frame* frame, void* user_data) {
+    return guarded(user_data, [&] { return on_begin_headers_body(s, frame, user_data); });
+  }
+  static int on_header(nghttp2_session* s, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
+                       const uint8_t* value, size_t valuelen, uint8_t flags, void* user_data) {
+    return guarded(user_data, [&] {
+      return on_header_body(s, frame, name, namelen, value, valuelen, flags, user_data);
+    });
+  }
+  static int on_frame_recv(nghttp2_session* s, const nghttp2_frame* frame, void* user_data) {
+    return guarded(user_data, [&] { return on_frame_recv_body(s, frame, user_data); });
+  }
+  static int on_data_chunk(nghttp2_session* s, uint8_t flags, int32_t stream_id, const uint8_t* data,
+                           size_t len, void* user_data) {
+    return guarded(user_data, [&] { return on_data_chunk_body(s, flags, stream_id, data, len, user_data); });
+  }
+  static int on_stream_close(nghttp2_session* s, int32_t stream_id, uint32_t error_code, void* user_data) {
+    return guarded(user_data, [&] { return on_stream_close_body(s, stream_id, error_code, user_data); });
+  }
+  static int on_frame_send(nghttp2_session* s, const nghttp2_frame* frame, void* user_data) {
+    return guarded(user_data, [&] { return on_frame_send_body(s, frame, user_data); });
+  }
+  static int on_frame_not_send(nghttp2_session* s, const nghttp2_frame* frame, int lib_error_code,
+                               void* user_data) {
+    return guarded(user_data, [&] { return on_frame_not_send_body(s, frame, lib_error_code, user_data); });
   }
 };
 
@@ -405,14 +445,22 @@ Result<HttpConnection::ExchangeId> H2Connection::submit_block(const H2HeaderBloc
   if (id < 0) {
     return make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(id));
   }
-  exchanges_.emplace(id, std::move(e));
+  try {
+    exchanges_.emplace(id, std::move(e));
+    arm_health_timer();
+    schedule_flush();
+  } catch (const std::bad_alloc&) {
+    // Not submitted after all: the stream is reset before it leaves, and
+    // nobody hears of it (the caller has the exception).
+    exchanges_.erase(id);
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
+    throw;
+  }
   ++requests_started_;
   if (idle_timer_) {
     reactor_.cancel_timer(idle_timer_);
     idle_timer_ = 0;
   }
-  arm_health_timer();
-  schedule_flush();
   return static_cast<ExchangeId>(id);
 }
 
@@ -522,12 +570,18 @@ void H2Connection::finish_exchange(int32_t stream_id, std::optional<Error> error
   std::unique_ptr<Exchange> e = std::move(it->second);
   exchanges_.erase(it);
   if (exchanges_.empty()) {
-    if (limits_.single_use || retired_once_) {
-      // Nothing more will use it (one request only, or after a GOAWAY).
-      retire();
-      close_when_unwound();
-    } else {
-      arm_idle_timer();
+    // The request hears its end whatever this finds no memory for: then
+    // the connection stays open without its idle timer until the session
+    // ends, or is not closed early.
+    try {
+      if (limits_.single_use || retired_once_) {
+        // Nothing more will use it (one request only, or after a GOAWAY).
+        retire();
+        close_when_unwound();
+      } else {
+        arm_idle_timer();
+      }
+    } catch (const std::bad_alloc&) {
     }
   }
   if (e->observer == nullptr) return;
@@ -545,9 +599,10 @@ void H2Connection::on_stream_data(std::string_view data) {
   ssize_t rv = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(data.data()), data.size());
   --callback_depth_;
   if (rv < 0) {
-    fail_all(
-        make_error(ErrorCode::h2_protocol, std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
-        false);
+    fail_all(callback_failed_ ? no_memory_error()
+                              : make_error(ErrorCode::h2_protocol,
+                                           std::string("http2: ") + nghttp2_strerror(static_cast<int>(rv))),
+             false);
   } else {
     flush();
   }
@@ -655,8 +710,10 @@ void H2Connection::flush() {
       ssize_t n = nghttp2_session_mem_send(session_, &data);
       if (n < 0) {
         --callback_depth_;
-        fail_all(make_error(ErrorCode::h2_protocol,
-                            std::string("http2: ") + nghttp2_strerror(static_cast<int>(n))),
+        fail_all(callback_failed_
+                     ? no_memory_error()
+                     : make_error(ErrorCode::h2_protocol,
+                                  std::string("http2: ") + nghttp2_strerror(static_cast<int>(n))),
                  false);
         return;
       }

@@ -132,6 +132,7 @@ class H2Connection final : public HttpConnection,
   uint32_t goaway_error_code_ = 0;
   std::string goaway_debug_;
   std::optional<uint32_t> local_goaway_error_;  // our GOAWAY's code, when not NO_ERROR
+  bool callback_failed_ = false;                // a callback of ours found no memory
   size_t requests_started_ = 0;
   std::string out_;
   Reactor::TimerId idle_timer_ = 0;
