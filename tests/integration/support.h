@@ -1,11 +1,13 @@
 // Shared pieces of the integration tests: the library loaded with dlopen as
-// a binding loads it, and the loopback servers the tests talk to.
+// a binding loads it, and (servers.h) the loopback servers the tests talk to.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "servers.h"
 
 namespace itest {
 
@@ -32,9 +34,6 @@ struct Library {
   char* (*wsClose)(char*);
 };
 
-// The test PKI (tests/servers/make_certs.sh), made once per process.
-const std::string& cert_dir();
-
 // Loaded once per process from TLSC_LIBRARY_PATH.
 const Library& lib();
 
@@ -56,27 +55,5 @@ std::string sha256_hex(const std::string& data);
 // Standard base64 with padding, as Go's StdEncoding (decode throws on a bad byte).
 std::string base64_encode(const std::string& bytes);
 std::string base64_decode(const std::string& text);
-
-// A child process that prints one JSON line (its ports) and lives until its
-// stdin closes.
-class ChildServer {
- public:
-  explicit ChildServer(std::vector<std::string> argv);
-  ~ChildServer();
-  const json& info() const { return info_; }
-
- private:
-  int pid_ = -1;
-  int stdin_fd_ = -1;
-  json info_;
-};
-
-// The Node loopback servers of tests/servers/h1_server.js, started once.
-struct H1Servers {
-  std::string http;  // "http://127.0.0.1:port"
-  std::string raw;
-  int http6_port = 0;  // the http server again, on [::1]
-};
-const H1Servers& h1_servers();
 
 }  // namespace itest
