@@ -29,7 +29,8 @@ constexpr size_t kMaxSlice = size_t{1} << 30;
 
 using Chunk = std::array<char, 32 * 1024>;
 
-// Counts decoded bytes against the caller's limit: the bomb guard.
+// Counts decoded bytes against the caller's limit (the bomb guard), and
+// against the current step's bound (feed_some).
 class OutputBudget {
  public:
   explicit OutputBudget(size_t limit) : limit_(limit) {}
@@ -37,13 +38,23 @@ class OutputBudget {
   std::optional<Error> append(std::string& out, std::string_view data) {
     if (data.size() > limit_ - used_) return body_too_large_error(limit_);
     used_ += data.size();
+    step_used_ += data.size();
     out.append(data);
     return std::nullopt;
   }
 
+  void begin_step(size_t bound) {
+    step_bound_ = bound;
+    step_used_ = 0;
+  }
+  // The step has produced its share: the decoder stops where it is.
+  bool step_full() const { return step_used_ >= step_bound_; }
+
  private:
   size_t limit_;
   size_t used_ = 0;
+  size_t step_bound_ = std::numeric_limits<size_t>::max();
+  size_t step_used_ = 0;
 };
 
 // Bytes of a fixed-size header or trailer field that may arrive split
@@ -98,7 +109,7 @@ uint32_t adler32_of(uint32_t adler, std::string_view data) {
 
 class RawInflater {
  public:
-  enum class Status { need_input, end, error };
+  enum class Status { need_input, end, error, stopped };
 
   RawInflater() { init_ok_ = ::inflateInit2(&strm_, -MAX_WBITS) == Z_OK; }
   ~RawInflater() {
@@ -111,10 +122,12 @@ class RawInflater {
     if (init_ok_) ::inflateReset(&strm_);
   }
 
-  // Inflates from `in` (consuming it) until the input runs out or the
-  // DEFLATE stream ends; `produced` sees each piece of output.
+  // Inflates from `in` (consuming it) until the input runs out, the
+  // DEFLATE stream ends or the step is full (`stopped`: output may be
+  // pending); `produced` sees each piece of output.
   template <class OnOutput>
-  Status run(std::string_view& in, OnOutput&& produced, std::optional<Error>& err) {
+  Status run(std::string_view& in, OnOutput&& produced, const OutputBudget& budget,
+             std::optional<Error>& err) {
     if (!init_ok_) {
       err = decode_error("flate: cannot initialise decompressor");
       return Status::error;
@@ -135,6 +148,7 @@ class RawInflater {
           return Status::error;
         }
       }
+      if (budget.step_full() && (rc == Z_OK || rc == Z_BUF_ERROR)) return Status::stopped;
       switch (rc) {
         case Z_STREAM_END:
           return Status::end;
@@ -165,8 +179,16 @@ class RawInflater {
 // first error.
 class StickyDecoder : public BodyDecoder {
  public:
-  std::optional<Error> feed(std::string_view in, std::string& out) final {
-    if (!error_) error_ = do_feed(in, out);
+  std::optional<Error> feed_some(std::string_view& in, std::string& out, size_t max_output,
+                                 bool& more) final {
+    more = false;
+    if (error_) return error_;
+    budget_.begin_step(max_output);
+    error_ = do_feed(in, out);
+    // A full step stopped where it was; the next one goes on from there,
+    // input or not.
+    resume_ = !error_ && budget_.step_full();
+    more = resume_;
     return error_;
   }
   std::optional<Error> finish(std::string& out) final {
@@ -175,8 +197,15 @@ class StickyDecoder : public BodyDecoder {
   }
 
  protected:
-  virtual std::optional<Error> do_feed(std::string_view in, std::string& out) = 0;
+  explicit StickyDecoder(size_t limit) : budget_(limit) {}
+  // Decodes from `in`, advancing it, until it is used up or
+  // budget_.step_full(). Called again with resume_ set after a full step,
+  // possibly with no input: what is pending comes out then.
+  virtual std::optional<Error> do_feed(std::string_view& in, std::string& out) = 0;
   virtual std::optional<Error> do_finish(std::string& out) = 0;
+
+  OutputBudget budget_;
+  bool resume_ = false;
 
  private:
   std::optional<Error> error_;
@@ -186,7 +215,7 @@ class StickyDecoder : public BodyDecoder {
 
 class GzipDecoder final : public StickyDecoder {
  public:
-  explicit GzipDecoder(size_t limit) : budget_(limit) {}
+  explicit GzipDecoder(size_t limit) : StickyDecoder(limit) {}
 
  private:
   enum class State { header, extra_len, extra, name, comment, header_crc, body, trailer };
@@ -208,8 +237,11 @@ class GzipDecoder final : public StickyDecoder {
     return State::body;
   }
 
-  std::optional<Error> do_feed(std::string_view in, std::string& out) override {
-    while (!in.empty()) {
+  std::optional<Error> do_feed(std::string_view& in, std::string& out) override {
+    bool pending = resume_ && state_ == State::body;
+    while (!in.empty() || pending) {
+      if (!pending && budget_.step_full()) return std::nullopt;  // a member ended a full step
+      pending = false;
       switch (state_) {
         case State::header: {
           if (!header_.fill(in)) break;
@@ -270,8 +302,9 @@ class GzipDecoder final : public StickyDecoder {
                 size_ += static_cast<uint32_t>(piece.size());
                 return budget_.append(out, piece);
               },
-              err);
+              budget_, err);
           if (status == RawInflater::Status::error) return err;
+          if (status == RawInflater::Status::stopped) return std::nullopt;
           if (status == RawInflater::Status::end) state_ = State::trailer;
           break;
         }
@@ -315,20 +348,22 @@ class GzipDecoder final : public StickyDecoder {
   uint32_t digest_ = 0;
   uint32_t size_ = 0;
   RawInflater inflater_;
-  OutputBudget budget_;
 };
 
 // ---- zlib (Go's compress/zlib) ---------------------------------------------
 
 class ZlibDecoder final : public StickyDecoder {
  public:
-  explicit ZlibDecoder(size_t limit) : budget_(limit) {}
+  explicit ZlibDecoder(size_t limit) : StickyDecoder(limit) {}
 
  private:
   enum class State { header, dict_id, body, trailer, done };
 
-  std::optional<Error> do_feed(std::string_view in, std::string& out) override {
-    while (!in.empty()) {
+  std::optional<Error> do_feed(std::string_view& in, std::string& out) override {
+    bool pending = resume_ && state_ == State::body;
+    while (!in.empty() || pending) {
+      if (!pending && budget_.step_full()) return std::nullopt;  // a member ended a full step
+      pending = false;
       switch (state_) {
         case State::header: {
           if (!header_.fill(in)) break;
@@ -355,8 +390,9 @@ class ZlibDecoder final : public StickyDecoder {
                 adler_ = adler32_of(adler_, piece);
                 return budget_.append(out, piece);
               },
-              err);
+              budget_, err);
           if (status == RawInflater::Status::error) return err;
+          if (status == RawInflater::Status::stopped) return std::nullopt;
           if (status == RawInflater::Status::end) state_ = State::trailer;
           break;
         }
@@ -384,24 +420,30 @@ class ZlibDecoder final : public StickyDecoder {
   FieldBuffer<4> word_;
   uint32_t adler_ = 1;
   RawInflater inflater_;
-  OutputBudget budget_;
 };
 
 // ---- raw DEFLATE body --------------------------------------------------------
 
 class RawDeflateDecoder final : public StickyDecoder {
  public:
-  explicit RawDeflateDecoder(size_t limit) : budget_(limit) {}
+  explicit RawDeflateDecoder(size_t limit) : StickyDecoder(limit) {}
 
  private:
-  std::optional<Error> do_feed(std::string_view in, std::string& out) override {
+  std::optional<Error> do_feed(std::string_view& in, std::string& out) override {
     // Go's flate reader stops at the final block and never looks further.
-    if (done_ || in.empty()) return std::nullopt;
+    if (done_) {
+      in = std::string_view();
+      return std::nullopt;
+    }
+    if (in.empty() && !resume_) return std::nullopt;
     std::optional<Error> err;
     auto status = inflater_.run(
-        in, [&](std::string_view piece) { return budget_.append(out, piece); }, err);
+        in, [&](std::string_view piece) { return budget_.append(out, piece); }, budget_, err);
     if (status == RawInflater::Status::error) return err;
-    if (status == RawInflater::Status::end) done_ = true;
+    if (status == RawInflater::Status::end) {
+      done_ = true;
+      in = std::string_view();
+    }
     return std::nullopt;
   }
 
@@ -411,7 +453,6 @@ class RawDeflateDecoder final : public StickyDecoder {
 
   bool done_ = false;
   RawInflater inflater_;
-  OutputBudget budget_;
 };
 
 // "deflate" is ambiguous in the wild (zlib-wrapped per RFC 9110, raw from
@@ -420,13 +461,16 @@ class DeflateDecoder final : public BodyDecoder {
  public:
   explicit DeflateDecoder(size_t limit) : limit_(limit) {}
 
-  std::optional<Error> feed(std::string_view in, std::string& out) override {
+  std::optional<Error> feed_some(std::string_view& in, std::string& out, size_t max_output,
+                                 bool& more) override {
+    more = false;
     if (!inner_) {
       if (!head_.fill(in)) return std::nullopt;
       choose();
+      // Two bytes of header are no bomb: they go through whole.
       if (auto e = inner_->feed(head_.view(), out)) return e;
     }
-    return inner_->feed(in, out);
+    return inner_->feed_some(in, out, max_output, more);
   }
 
   std::optional<Error> finish(std::string& out) override {
@@ -520,14 +564,15 @@ struct BrotliStateDeleter {
 class BrotliBodyDecoder final : public StickyDecoder {
  public:
   explicit BrotliBodyDecoder(size_t limit)
-      : state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)), budget_(limit) {}
+      : StickyDecoder(limit), state_(BrotliDecoderCreateInstance(nullptr, nullptr, nullptr)) {}
 
  private:
-  std::optional<Error> do_feed(std::string_view in, std::string& out) override {
+  std::optional<Error> do_feed(std::string_view& in, std::string& out) override {
     if (!state_) return decode_error("brotli: cannot initialise decoder");
-    if (in.empty()) return std::nullopt;
     // Anything after the end of the stream is an error in Go's reader.
-    if (done_) return decode_error("brotli: excessive input");
+    if (done_)
+      return in.empty() ? std::nullopt : std::optional<Error>(decode_error("brotli: excessive input"));
+    if (in.empty() && !resume_) return std::nullopt;
     while (true) {
       const std::string_view slice = in.substr(0, kMaxSlice);
       size_t avail_in = slice.size();
@@ -549,9 +594,10 @@ class BrotliBodyDecoder final : public StickyDecoder {
           return decode_error(std::string("brotli: ") +
                               brotli_error_name(BrotliDecoderGetErrorCode(state_.get())));
         case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
+          if (budget_.step_full()) return std::nullopt;  // the rest comes in the next step
           break;
         case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
-          if (in.empty()) return std::nullopt;
+          if (in.empty() || budget_.step_full()) return std::nullopt;
           break;
       }
     }
@@ -566,7 +612,6 @@ class BrotliBodyDecoder final : public StickyDecoder {
   std::unique_ptr<BrotliDecoderState, BrotliStateDeleter> state_;
   bool done_ = false;
   Chunk out_{};
-  OutputBudget budget_;
 };
 
 // ---- zstd (klauspost/compress/zstd stream semantics) -----------------------
@@ -581,15 +626,19 @@ constexpr int kZstdWindowLogMax = 29;
 
 class ZstdBodyDecoder final : public StickyDecoder {
  public:
-  explicit ZstdBodyDecoder(size_t limit) : dctx_(ZSTD_createDCtx()), budget_(limit) {
+  explicit ZstdBodyDecoder(size_t limit) : StickyDecoder(limit), dctx_(ZSTD_createDCtx()) {
     if (dctx_ && ZSTD_isError(ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, kZstdWindowLogMax))) {
       dctx_.reset();
     }
   }
 
  private:
-  std::optional<Error> do_feed(std::string_view in, std::string& out) override {
+  std::optional<Error> do_feed(std::string_view& in, std::string& out) override {
     if (!dctx_) return decode_error("zstd: cannot initialise decoder");
+    if (resume_ && mid_frame_) {
+      if (auto e = run(in, out)) return e;
+      if (budget_.step_full()) return std::nullopt;
+    }
     while (!in.empty()) {
       if (!mid_frame_) {
         // klauspost reads a whole 4-byte magic before judging it, so a
@@ -617,10 +666,12 @@ class ZstdBodyDecoder final : public StickyDecoder {
         if (auto e = run(head, out)) return e;
         header_.clear();
         header_complete_ = false;
-        // A header never completes a frame, so libzstd takes it all.
+        // A header never completes a frame, so libzstd takes it all (and
+        // makes no output of it that could fill a step).
         if (!head.empty()) return decode_error("zstd: internal error");
       }
       if (auto e = run(in, out)) return e;
+      if (budget_.step_full()) return std::nullopt;
     }
     return std::nullopt;
   }
@@ -647,7 +698,8 @@ class ZstdBodyDecoder final : public StickyDecoder {
     return std::nullopt;
   }
 
-  // Decodes all of `in`; concatenated and skippable frames just continue.
+  // Decodes `in` up to the end of the frame (anything left goes through
+  // the magic check), or until the step is full.
   std::optional<Error> run(std::string_view& in, std::string& out) {
     ZSTD_inBuffer input{in.data(), in.size(), 0};
     while (true) {
@@ -660,10 +712,14 @@ class ZstdBodyDecoder final : public StickyDecoder {
       mid_frame_ = ret != 0;
       if (!mid_frame_) {
         in.remove_prefix(input.pos);
-        return std::nullopt;  // anything left goes through the magic check
+        return std::nullopt;
       }
       if (input.pos == input.size && output.pos < output.size) {
         in = std::string_view();
+        return std::nullopt;
+      }
+      if (budget_.step_full()) {
+        in.remove_prefix(input.pos);
         return std::nullopt;
       }
     }
@@ -681,10 +737,17 @@ class ZstdBodyDecoder final : public StickyDecoder {
   std::string header_;  // magic + frame header, until complete
   bool header_complete_ = false;
   Chunk out_{};
-  OutputBudget budget_;
 };
 
 }  // namespace
+
+std::optional<Error> BodyDecoder::feed(std::string_view in, std::string& out) {
+  bool more = true;
+  while (!in.empty() || more) {
+    if (auto e = feed_some(in, out, kUnlimited, more)) return e;
+  }
+  return std::nullopt;
+}
 
 std::unique_ptr<BodyDecoder> BodyDecoder::create(std::string_view content_encoding, size_t max_output) {
   if (content_encoding == "gzip") return std::make_unique<GzipDecoder>(max_output);

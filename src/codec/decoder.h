@@ -41,7 +41,17 @@ class BodyDecoder {
   // Decodes the next piece of the body, appending output to `out`. Any
   // split of the input is fine. Errors are sticky and carry
   // ErrorCode::decode; `out` may then hold a partial result.
-  virtual std::optional<Error> feed(std::string_view in, std::string& out) = 0;
+  std::optional<Error> feed(std::string_view in, std::string& out);
+
+  // The same in bounded steps: stops once this call has appended
+  // `max_output` bytes or more to `out` (at most one 32 KiB piece more), so
+  // that a few bytes of a decompression bomb cannot keep the caller busy
+  // for long. `in` is advanced past what was used. `more` is true when the
+  // call stopped for its bound: then output may be waiting even without
+  // more input, so call again (with what is left of `in`, or none) before
+  // finish. Any sequence of steps decodes to the same bytes as one feed.
+  virtual std::optional<Error> feed_some(std::string_view& in, std::string& out, size_t max_output,
+                                         bool& more) = 0;
 
   // The body has ended: an error if the stream is truncated (Go's
   // "unexpected EOF") or was already broken.

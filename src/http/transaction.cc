@@ -36,6 +36,11 @@ constexpr size_t kDefaultMaxHeaderBytes = 10 << 20;  // Go's Transport default
 // Bodies from this size on are converted off the loop thread (a copy and a
 // pass over the bytes: about a millisecond per MiB).
 constexpr size_t kConvertOnLoopBytes = 1 << 20;
+
+// A decoder makes at most this much of a body per turn of the loop (about
+// 2-5 ms of work): a few bytes of a decompression bomb must not keep every
+// other request waiting while they become a GiB.
+constexpr size_t kDecodeStep = size_t{4} << 20;
 // A streamed body whose reader has taken nothing for this long while the
 // sink is full ends with an error, so that a caller who neither reads nor
 // cancels cannot hold a connection for ever (upstream gives up after the
@@ -235,11 +240,13 @@ void Transaction::trace(std::string_view what) const {
 void Transaction::begin_hop() {
   set_state(TransactionState::starting);
   head_ = ResponseHead{};
-  body_bytes_.clear();
+  response_body_.clear();
   decoder_.reset();
   content_encoding_.reset();
   decode_error_.reset();
   redirect_to_.reset();
+  undecoded_.clear();
+  decode_backlog_ = decoder_more_ = response_ended_ = false;
 
   if (url_.scheme != "http" && url_.scheme != "https") {
     fail(make_error(ErrorCode::invalid_input, "unsupported protocol scheme \"" + url_.scheme + "\""));
@@ -405,7 +412,8 @@ void Transaction::failing_on_no_memory(F&& step) {
   } catch (const std::bad_alloc&) {
     // This request fails alone; what it held goes first, so that the
     // answer itself can be made.
-    std::string().swap(body_bytes_);
+    response_body_.clear();
+    std::string().swap(decoded_);
     decoder_.reset();
     fail(no_memory_error(), false);
   }
@@ -454,7 +462,7 @@ void Transaction::take_response_head(const ResponseHead& head) {
     // requestStream: the envelope now, the body as it comes.
     if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
     streaming_ = true;
-    auto built = build_final_response(std::string(), {});
+    auto built = build_final_response(BodyBuffer(), {});
     built.response.body.clear();
     plan_.body_sink->on_head(std::move(built.response));
     return;
@@ -463,10 +471,6 @@ void Transaction::take_response_head(const ResponseHead& head) {
   // (HEAD, 204, 304, or just empty) is no stream to decode, even where Go's
   // brotli reader would call it truncated.
   if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
-  // A body of announced length grows in place once instead of by doubling
-  // copies. Capped: the server's claim alone must not make us allocate much
-  // (reserved pages cost nothing until written, but address space does).
-  constexpr uint64_t kMaxBodyReserve = 8u << 20;
   // No body follows a HEAD request, a 204 or a 304, whatever the length says.
   const bool bodiless = method_ == "HEAD" || head_.status == 204 || head_.status == 304;
   const std::string* length =
@@ -479,7 +483,6 @@ void Transaction::take_response_head(const ResponseHead& head) {
       fail(body_too_large_error(plan_.max_body_bytes), false);
       return;
     }
-    body_bytes_.reserve(static_cast<size_t>(std::min(announced, kMaxBodyReserve)));
   }
 }
 
@@ -495,35 +498,96 @@ void Transaction::take_response_body(std::string_view bytes) {
         BodyDecoder::create(*content_encoding_, streaming_ ? BodyDecoder::kUnlimited : plan_.max_body_bytes);
     content_encoding_.reset();
   }
-  if (streaming_) {
-    if (!decoder_) {
+  if (!decoder_) {
+    if (streaming_) {
       deliver_to_sink(bytes);
       return;
     }
-    // body_bytes_ is only scratch here: each piece leaves at once.
-    body_bytes_.clear();
-    if (auto e = decoder_->feed(bytes, body_bytes_)) decode_error_ = std::move(*e);
-    deliver_to_sink(body_bytes_);
-    return;
-  }
-  if (!decoder_) {
-    if (bytes.size() > plan_.max_body_bytes - body_bytes_.size()) {
+    if (bytes.size() > plan_.max_body_bytes - response_body_.size()) {
       fail(body_too_large_error(plan_.max_body_bytes), false);
       return;
     }
-    body_bytes_.append(bytes);
+    response_body_.append(bytes);
     return;
   }
-  if (auto e = decoder_->feed(bytes, body_bytes_)) {
-    // Past the limit the rest is not worth reading (a bomb would keep the
-    // connection busy for nothing); a body that does not decode fails
-    // when it ends, as before.
-    if (e->code == ErrorCode::body_too_large) {
-      fail(std::move(*e), false);
+  // Decoded in bounded steps. Bytes that come while a backlog waits (what
+  // the connection had already read when it was paused) queue behind it.
+  if (decode_backlog_) {
+    undecoded_.append(bytes);
+    return;
+  }
+  std::string_view in = bytes;
+  if (!decode_step(in)) return;
+  if (!decode_error_ && (!in.empty() || decoder_more_)) {
+    undecoded_.assign(in);
+    decode_backlog_ = true;
+    update_conn_pause();
+    schedule_decode();
+  }
+}
+
+bool Transaction::decode_step(std::string_view& in) {
+  decoded_.clear();
+  auto e = decoder_->feed_some(in, decoded_, kDecodeStep, decoder_more_);
+  if (streaming_) {
+    deliver_to_sink(decoded_);
+  } else {
+    response_body_.append(decoded_);
+  }
+  if (!e) return true;
+  decoder_more_ = false;
+  in = std::string_view();
+  // Past the limit the rest is not worth reading (a bomb would keep the
+  // connection busy for nothing); a body that does not decode fails when
+  // it ends, as Go's reader reports it then.
+  if (e->code == ErrorCode::body_too_large) {
+    fail(std::move(*e), false);
+    return false;
+  }
+  decode_error_ = std::move(*e);
+  return true;
+}
+
+void Transaction::schedule_decode() {
+  // A full sink stops the decoding too; resume_body starts it again.
+  if (decode_scheduled_ || body_paused_) return;
+  decode_scheduled_ = true;
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  reactor_.post([weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    self->decode_scheduled_ = false;
+    self->failing_on_no_memory([&] { self->continue_decoding(); });
+  });
+}
+
+void Transaction::continue_decoding() {
+  if (!decode_backlog_ || state_ != TransactionState::reading_body || body_paused_) return;
+  if (!decode_error_) {
+    std::string_view in = undecoded_;
+    if (!decode_step(in)) return;
+    undecoded_.erase(0, undecoded_.size() - in.size());
+    if (!decode_error_ && (!undecoded_.empty() || decoder_more_)) {
+      schedule_decode();
       return;
     }
-    decode_error_ = std::move(*e);
   }
+  // Decoded (or broken: the rest of the body is read and dropped, and the
+  // error comes when it ends).
+  decode_backlog_ = false;
+  std::string().swap(undecoded_);
+  update_conn_pause();
+  if (response_ended_) {
+    response_ended_ = false;
+    after_response();
+  }
+}
+
+void Transaction::update_conn_pause() {
+  const bool paused = body_paused_ || decode_backlog_;
+  if (!conn_ || paused == conn_paused_) return;
+  conn_paused_ = paused;
+  conn_->pause_body(exchange_, paused);
 }
 
 void Transaction::deliver_to_sink(std::string_view bytes) {
@@ -534,7 +598,7 @@ void Transaction::deliver_to_sink(std::string_view bytes) {
 void Transaction::pause_body() {
   if (body_paused_ || !conn_) return;
   body_paused_ = true;
-  conn_->pause_body(exchange_, true);
+  update_conn_pause();
   std::weak_ptr<Transaction> weak = weak_from_this();
   stall_timer_ = reactor_.add_timer(kStreamStallLimit, [weak] {
     auto self = weak.lock();
@@ -553,14 +617,16 @@ void Transaction::resume_body() {
     reactor_.cancel_timer(stall_timer_);
     stall_timer_ = 0;
   }
-  if (conn_) conn_->pause_body(exchange_, false);
+  update_conn_pause();
+  if (decode_backlog_) schedule_decode();
 }
 
 void Transaction::release_connection(bool reusable) {
   if (!conn_) return;
-  if (body_paused_) {
-    // The connection goes on without this body's reader.
-    body_paused_ = false;
+  if (conn_paused_) {
+    // The connection goes on without this body's reader (body_paused_ still
+    // holds the decoding back while the sink is full).
+    conn_paused_ = false;
     conn_->pause_body(exchange_, false);
   }
   std::shared_ptr<HttpConnection> conn = std::move(conn_);
@@ -583,6 +649,11 @@ void Transaction::release_connection(bool reusable) {
 void Transaction::on_response_complete() {
   failing_on_no_memory([&] {
     release_connection(true);
+    // All of it has come; what still waits to be decoded ends it later.
+    if (decode_backlog_) {
+      response_ended_ = true;
+      return;
+    }
     after_response();
   });
 }
@@ -677,9 +748,9 @@ bool Transaction::finish_decoding(std::string& out) {
 }
 
 void Transaction::finish_stream() {
-  body_bytes_.clear();
-  if (!finish_decoding(body_bytes_)) return;
-  if (!body_bytes_.empty()) plan_.body_sink->on_body(body_bytes_);  // the end: no pause
+  decoded_.clear();
+  if (!finish_decoding(decoded_)) return;
+  if (!decoded_.empty()) plan_.body_sink->on_body(decoded_);  // the end: no pause
   // The sink has had everything; the completion only says the body ended.
   Response r;
   r.id = plan_.id;
@@ -690,7 +761,7 @@ void Transaction::finish_stream() {
   complete(std::move(r));
 }
 
-Transaction::ResponseInputs Transaction::final_response_inputs(std::string body) {
+Transaction::ResponseInputs Transaction::final_response_inputs(BodyBuffer body) {
   ResponseInputs in;
   in.base.id = plan_.id;
   in.base.session_id = plan_.session_id;
@@ -710,11 +781,11 @@ Transaction::ResponseInputs Transaction::final_response_inputs(std::string body)
 }
 
 BuiltResponse Transaction::ResponseInputs::build(const BodyDelivery& delivery) && {
-  return build_response(std::move(base), head, url, std::move(body), headers_dropped, std::move(jar_cookies),
-                        delivery);
+  return build_response(std::move(base), head, url, std::move(body).join(), headers_dropped,
+                        std::move(jar_cookies), delivery);
 }
 
-BuiltResponse Transaction::build_final_response(std::string body, const BodyDelivery& delivery) {
+BuiltResponse Transaction::build_final_response(BodyBuffer body, const BodyDelivery& delivery) {
   return final_response_inputs(std::move(body)).build(delivery);
 }
 
@@ -723,20 +794,23 @@ void Transaction::finish_with_body() {
     finish_stream();
     return;
   }
-  if (!finish_decoding(body_bytes_)) return;
+  decoded_.clear();
+  if (!finish_decoding(decoded_)) return;
+  response_body_.append(decoded_);
+  std::string().swap(decoded_);
   BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
                         plan_.stream_eof_symbol};
-  if (body_bytes_.size() < kConvertOnLoopBytes) {
-    finish_built(build_final_response(std::move(body_bytes_), delivery));
+  if (response_body_.size() < kConvertOnLoopBytes) {
+    finish_built(build_final_response(std::move(response_body_), delivery));
     return;
   }
-  // A large body is converted (charset to UTF-8, or base64) on the helper
-  // thread: on the loop it would hold back every other request's bytes and
-  // timers. This request's timeout still runs meanwhile, as Go's covers
-  // the charset reader.
+  // A large body is joined and converted (charset to UTF-8, or base64) on
+  // the helper thread: on the loop it would hold back every other request's
+  // bytes and timers. This request's timeout still runs meanwhile, as Go's
+  // covers the charset reader.
   set_state(TransactionState::converting);
-  auto inputs = std::make_shared<ResponseInputs>(final_response_inputs(std::move(body_bytes_)));
-  body_bytes_ = std::string();
+  auto inputs = std::make_shared<ResponseInputs>(final_response_inputs(std::move(response_body_)));
+  response_body_.clear();
   auto built = std::make_shared<std::optional<BuiltResponse>>();
   std::weak_ptr<Transaction> weak = weak_from_this();
   reactor_.run_blocking(
@@ -746,7 +820,7 @@ void Transaction::finish_with_body() {
         } catch (const std::bad_alloc&) {
           built->reset();
         }
-        inputs->body = std::string();
+        inputs->body.clear();
       },
       [weak, built] {
         auto self = weak.lock();

@@ -20,6 +20,7 @@
 
 #include "codec/decoder.h"
 #include "core/url.h"
+#include "http/body_buffer.h"
 #include "http/client.h"
 #include "http/connection_pool.h"
 #include "http/http_connection.h"
@@ -84,6 +85,16 @@ class Transaction final : public ExchangeObserver,
   void failing_on_no_memory(F&& step);
   void take_response_head(const ResponseHead& head);
   void take_response_body(std::string_view bytes);
+  // One bounded step of the decoder over `in` (advanced past what it
+  // used), its output to the sink or the body. False when it ended the
+  // request (past maxResponseBodyBytes).
+  bool decode_step(std::string_view& in);
+  // The decode backlog goes on in the next turn of the loop.
+  void schedule_decode();
+  void continue_decoding();
+  // Pauses the connection while the sink is full or a backlog waits, and
+  // lets it go on when neither holds.
+  void update_conn_pause();
   void take_response_error(const Error& error, bool retryable);
   // What start does once the transaction exists and owns its completion.
   void begin();
@@ -106,14 +117,14 @@ class Transaction final : public ExchangeObserver,
     std::optional<std::vector<Cookie>> jar_cookies;
     ResponseHead head;
     Url url;
-    std::string body;
+    BodyBuffer body;  // joined where build runs (the helper thread, for large bodies)
     bool headers_dropped = false;
     BuiltResponse build(const BodyDelivery& delivery) &&;
   };
-  ResponseInputs final_response_inputs(std::string body);
+  ResponseInputs final_response_inputs(BodyBuffer body);
   // The final response's envelope (status, headers, the jar's cookies) as
   // upstream builds it, with `body` converted per `delivery`.
-  BuiltResponse build_final_response(std::string body, const BodyDelivery& delivery);
+  BuiltResponse build_final_response(BodyBuffer body, const BodyDelivery& delivery);
   // Completes with the built response, or writes streamOutputPath first.
   void finish_built(BuiltResponse built);
   void deliver_to_sink(std::string_view bytes);
@@ -154,11 +165,21 @@ class Transaction final : public ExchangeObserver,
   std::optional<Url> redirect_to_;
   std::optional<std::string> content_encoding_;
   std::unique_ptr<BodyDecoder> decoder_;  // made on the first body byte
-  std::string body_bytes_;
+  BodyBuffer response_body_;              // the body held in memory, as it arrives
+  std::string decoded_;                   // scratch: a decoder's output before it goes on
   // requestStream: the final response's body goes to the sink, not to
-  // body_bytes_; paused while the sink is full.
+  // response_body_; paused while the sink is full.
   bool streaming_ = false;
-  bool body_paused_ = false;
+  bool body_paused_ = false;  // the sink is full
+  // Input a decoder has not taken yet (kDecodeStep per turn): the
+  // connection is paused until it is decoded, and the response's end waits
+  // for it.
+  std::string undecoded_;
+  bool decode_backlog_ = false;
+  bool decoder_more_ = false;  // the decoder has output pending without input
+  bool decode_scheduled_ = false;
+  bool response_ended_ = false;
+  bool conn_paused_ = false;  // we asked the connection to pause
   Reactor::TimerId stall_timer_ = 0;
   std::optional<Error> decode_error_;
 };

@@ -2,7 +2,9 @@
 //
 // Byte 0 picks the codec (low 2 bits) and the feed size (the rest); the
 // remaining bytes are the body. Besides the sanitizers, it checks that the
-// result does not depend on how the body is split into feeds.
+// result does not depend on how the body is split into feeds, nor on the
+// bound of feed_some's steps (the same byte picks one), and that no step
+// makes more than its bound and one 32 KiB piece.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -47,6 +49,25 @@ Outcome run(std::string_view encoding, std::string_view body, size_t chunk) {
   return r;
 }
 
+// The same body in feed_some steps of at most `bound` output bytes each.
+Outcome run_steps(std::string_view encoding, std::string_view body, size_t chunk, size_t bound) {
+  Outcome r;
+  auto d = tlsc::BodyDecoder::create(encoding, kLimit);
+  check(d != nullptr);
+  bool more = false;
+  while ((!body.empty() || more) && !r.error) {
+    std::string_view piece = body.substr(0, chunk);
+    body.remove_prefix(piece.size());
+    do {
+      const size_t before = r.out.size();
+      r.error = d->feed_some(piece, r.out, bound, more);
+      check(r.out.size() - before <= bound + 32 * 1024);
+    } while (!r.error && (!piece.empty() || more));
+  }
+  if (!r.error) r.error = d->finish(r.out);
+  return r;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -62,5 +83,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Outcome pieces = run(encoding, body, chunk);
   check(whole.error.has_value() == pieces.error.has_value());
   if (!whole.error) check(whole.out == pieces.out);
+  Outcome steps = run_steps(encoding, body, chunk, 1 + (selector >> 2) * 1024);
+  check(whole.error.has_value() == steps.error.has_value());
+  if (!whole.error) check(whole.out == steps.out);
   return 0;
 }

@@ -346,6 +346,34 @@ TEST_CASE("stream: a large body goes through readStream in flat memory", "[strea
 #endif
 }
 
+TEST_CASE("stream: a decompression bomb nobody reads stays in a bounded buffer", "[stream][limits]") {
+  // A streamed body has no size limit; what bounds it is the reader. 1.1
+  // GiB of zeros from a few KB of brotli: before, one read of it decoded
+  // all of it into the stream at once.
+  json in = {{"requestUrl", itest::h1_servers().http + "/bomb/br/1100"},
+             {"requestMethod", "GET"},
+             {"timeoutMilliseconds", -1}};
+  const size_t rss0 = rss_bytes();
+  json start = call_fn(lib().requestStream, in);
+  REQUIRE(start["status"] == 200);
+  const std::string id = start["streamId"];
+  // One chunk read, then nothing: the decoder stops when the stream's
+  // buffer is full and waits for the reader.
+  json first = read_chunk(id, 10000);
+  REQUIRE(first.contains("chunk"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const size_t rss1 = rss_bytes();
+  INFO("RSS before " << rss0 / 1048576 << " MiB, after " << rss1 / 1048576 << " MiB");
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  CHECK(rss1 < rss0 + (64u << 20));
+#endif
+  // Reading on gets more of it: the decoding goes on where it stopped.
+  json more = read_chunk(id, 10000);
+  CHECK(more.contains("chunk"));
+  CHECK_FALSE(more.contains("error"));
+  call_fn(lib().cancelStream, {{"streamId", id}});
+}
+
 TEST_CASE("stream: destroyAll ends every open stream", "[stream]") {
   json a = call_fn(lib().requestStream, input("/bytes?n=268435456&key=destroy-a", true));
   json b = call_fn(lib().requestStream, input("/bytes?n=268435456&key=destroy-b", false));

@@ -500,3 +500,56 @@ TEST_CASE("decoder: a zstd frame naming a dictionary is refused, whole or in pie
     CHECK(e->message == "zstd: unknown dictionary");
   }
 }
+
+TEST_CASE("feed_some: a body decodes in bounded steps to the same bytes", "[decoder]") {
+  // 8 MiB of zeros in a few KiB: one feed would make all of it in one call;
+  // in steps, no call makes more than its bound and a 32 KiB piece.
+  const std::string zeros(8 << 20, '\0');
+  const std::string text = sample(20000);
+  struct Case {
+    const char* encoding;
+    std::string body;
+    std::string plain;
+  };
+  const Case cases[] = {
+      {"gzip", gzip(zeros), zeros},         {"gzip", gzip(text) + gzip(text), text + text},
+      {"deflate", zlib_wrap(zeros), zeros}, {"deflate", raw_deflate(zeros), zeros},
+      {"zstd", zstd(zeros), zeros},         {"zstd", zstd(text) + zstd(zeros), text + zeros},
+      {"br", std::string(kBrSample), text}};
+  for (const Case& c : cases) {
+    for (size_t bound : {size_t{1}, size_t{4096}, size_t{1} << 20}) {
+      INFO(c.encoding << " of " << c.body.size() << " bytes, steps of " << bound);
+      auto d = BodyDecoder::create(c.encoding);
+      std::string out;
+      std::string_view in = c.body;
+      size_t steps = 0;
+      bool more = false;
+      // Bounded: at most one step per output byte and input byte, and then some.
+      while ((!in.empty() || more) && steps < c.plain.size() + c.body.size() + 10) {
+        const size_t before = out.size();
+        REQUIRE_FALSE(d->feed_some(in, out, bound, more).has_value());
+        CHECK(out.size() - before <= bound + 32 * 1024);
+        ++steps;
+      }
+      CHECK(in.empty());
+      CHECK_FALSE(more);
+      CHECK_FALSE(d->finish(out).has_value());
+      CHECK(out.size() == c.plain.size());
+      CHECK(out == c.plain);
+      if (c.plain.size() > 2 * (bound + 32 * 1024)) CHECK(steps > 1);
+    }
+  }
+  SECTION("errors come out of steps as out of feed") {
+    auto d = BodyDecoder::create("gzip");
+    std::string broken = gzip(text);
+    broken[broken.size() / 2] ^= 0x55;
+    std::string out;
+    std::string_view in = broken;
+    bool more = false;
+    std::optional<tlsc::Error> e;
+    for (int i = 0; i < 100000 && !e && (!in.empty() || more); ++i) e = d->feed_some(in, out, 100, more);
+    if (!e) e = d->finish(out);
+    REQUIRE(e);
+    CHECK(e->message == error_of("gzip", broken));
+  }
+}

@@ -1,0 +1,37 @@
+// A response body held in memory as it arrives, in blocks. A growing
+// std::string doubles and copies everything it holds each time it fills:
+// on a body of hundreds of MiB that is one copy of half the body (and the
+// page faults of a fresh region) in a single call on the loop thread,
+// a tenth of a second or more during which no other request's bytes or
+// timers are served. Here the first block grows as a string does up to
+// kBlock, then each further block is reserved at kBlock and filled: no byte
+// is copied twice while the body arrives. join() makes the one string the
+// response needs, where the caller chooses (the helper thread, for large
+// bodies).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlsc {
+
+class BodyBuffer {
+ public:
+  static constexpr size_t kBlock = size_t{4} << 20;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void append(std::string_view bytes);
+  // The whole body as one string. One block is handed over without a copy;
+  // more are copied into one, each freed as soon as it is copied.
+  std::string join() &&;
+  void clear();
+
+ private:
+  std::vector<std::string> blocks_;
+  size_t size_ = 0;
+};
+
+}  // namespace tlsc
