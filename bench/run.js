@@ -665,6 +665,12 @@ async function main() {
   fs.mkdirSync(path.dirname(CFG.out), { recursive: true });
   fs.writeFileSync(CFG.out, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nwrote ${path.relative(process.cwd(), CFG.out) || CFG.out} (${out.durationSec} s; load average at the end ${out.loadavg.end.join(' ')})`);
+  // its charts next to it; a drawing failure must not cost the run's numbers
+  try {
+    console.log(`wrote ${path.relative(process.cwd(), require('./render.js').renderFile(CFG.out))}`);
+  } catch (e) {
+    console.error(`bench/render.js: ${e.message}`);
+  }
   const bad = runs.filter((r) => r.error);
   if (bad.length) { console.error(`${bad.length} runs failed`); process.exitCode = 1; }
 }
