@@ -688,7 +688,9 @@ if (require.main === module) {
   let files = process.argv.slice(2);
   if (!files.length) {
     const dir = path.join(__dirname, 'results');
-    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f));
+    // Only run.js's results (soak.json, bench/soak.js's, has no runs to draw).
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f))
+      .filter((f) => Array.isArray(JSON.parse(fs.readFileSync(f, 'utf8')).runs));
   }
   for (const f of files) {
     const out = renderFile(f);
