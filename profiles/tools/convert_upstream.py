@@ -10,6 +10,15 @@ only; nothing of upstream is copied, its literals are translated.
         --fhttp /work/.mirror/bogdanfinn+fhttp/repo \
         --out profiles
 
+When upstream has merged profiles the mirror does not hold yet, rebuild
+their profiles/ files over the mirror's HEAD in a local clone, commit there,
+run the converter on that clone into a scratch directory with
+--tls-client-commit naming upstream's commit, and copy only the new files
+(every other file would change its comment, nothing else). chrome_150,
+chrome_150_PSK (PR #259), chrome_152 and chrome_152_PSK (PR #265) were made
+so, from tls-client 296b6bb3b9b6's internal_browser_profiles.go, profiles.go,
+extension_data.go and grease.go over a57772fb150c.
+
 Two translations are made from the same parsed Go literals and kept apart
 on purpose:
   - profile_tls() writes our schema (SCHEMA.md), which the C++ spec code
@@ -94,11 +103,13 @@ class Upstream:
             "math": {"MaxUint32": 2**32 - 1, "MaxUint16": 2**16 - 1, "MaxInt32": 2**31 - 1},
         }
         self.ns["tls"]["GREASE_PLACEHOLDER"] = 0x0a0a
-        self.decls = {"vars": {}, "funcs": {}}
+        self.decls = {"vars": {}, "funcs": {}, "consts": {}}
         for f in git_ls(tls_client, "profiles/"):
             d = golit.parse_file(git_show(tls_client, f))
             self.decls["vars"].update(d["vars"])
             self.decls["funcs"].update(d["funcs"])
+            self.decls["consts"].update(d["consts"])
+        self._package_values = {}
         self._utls_specs = self._load_utls_specs()
         # Which utls the mirror is, and which one tls-client builds with:
         # built-in ClientHelloIDs come from the former.
@@ -182,6 +193,10 @@ class Upstream:
                     return self.ns[default_ns][n]
                 if default_ns == "tls" and n in self._utls_ids:
                     return ("utls_id", n)
+                if n in self.decls["consts"] or n in self.decls["vars"]:
+                    # tls-client's own package-level data (extension
+                    # payloads such as chrome152TrustAnchors).
+                    return self.package_value(n)
                 return ("name", n)
             if len(parts) == 2:
                 pkg, n = parts
@@ -210,6 +225,8 @@ class Upstream:
                     return self.eval(e.args[0], env, default_ns)
                 if last == "BoringGREASEECH":
                     return self.utls_func("BoringGREASEECH")
+                if last in TLS_CLIENT_HELPERS:
+                    return TLS_CLIENT_HELPERS[last](*[self.eval(a, env, default_ns) for a in e.args])
                 if last == "GetClientHelloSpec" and len(fn.parts) == 2:
                     return ("spec_of", fn.parts[0])
                 if last == "NewClientProfile":
@@ -228,7 +245,15 @@ class Upstream:
                 env[st[1]] = self.eval(st[2], env, default_ns)
             elif st[0] == "return":
                 return self.eval(st[1][0], env, default_ns)
+            elif st[0] == "unread":
+                raise ValueError(f"line {st[2]}: the value given to {st[1]} is not modelled")
         raise ValueError("function without a return")
+
+    def package_value(self, name):
+        if name not in self._package_values:
+            expr = self.decls["consts"].get(name, self.decls["vars"].get(name))
+            self._package_values[name] = self.eval(expr, {}, "tls")
+        return self._package_values[name]
 
     def new_client_profile(self, a):
         keys = ["clientHelloId", "settings", "settingsOrder", "pseudoHeaderOrder", "connectionFlow",
@@ -274,6 +299,62 @@ class Upstream:
     def default_profile(self):
         src = git_show(self.tls_client, "profiles/profiles.go")
         return re.search(r"var DefaultClientProfile\s*=\s*(\w+)", src).group(1)
+
+
+# --- tls-client's helpers ---------------------------------------------------
+# Functions of tls-client's profiles package that its literals call and whose
+# result the Go code draws at random or builds from a capture. Each is named
+# here with what its result means; any other call stays "not modelled".
+TRUST_ANCHOR_LIST = "TrustAnchorList"
+
+
+def _grease_signature_scheme():
+    # randomGREASESignatureScheme (profiles/grease.go, tls-client PR #265):
+    # a GREASE value drawn each time the SpecFactory runs, i.e. once per
+    # connection. Written as GREASE_PLACEHOLDER, which the schema writes
+    # "GREASE" (a fresh value per connection, BoringSSL patch 0027).
+    return 0x0a0a
+
+
+def _decode_hex(s):
+    # mustDecodeHex (profiles/extension_data.go): wire bytes from hex.
+    if not isinstance(s, str):
+        raise ValueError(f"mustDecodeHex of {s!r}")
+    return {"_type": "[]byte", "keyed": {}, "elems": list(bytes.fromhex(s))}
+
+
+def _split_trust_anchors(capture):
+    # mustSplitTrustAnchors (profiles/extension_data.go): a captured
+    # RequestedTrustAnchorList (16-bit length, then an 8-bit length and an
+    # ID per anchor) split into its IDs, checked as upstream checks it.
+    payload = bytes(_decode_hex(capture)["elems"])
+    if len(payload) < 2 or int.from_bytes(payload[:2], "big") != len(payload) - 2:
+        raise ValueError("trust anchors capture: the length field does not match the list")
+    ids, i, body = [], 0, payload[2:]
+    while i < len(body):
+        end = i + 1 + body[i]
+        if body[i] == 0 or end > len(body):
+            raise ValueError("trust anchors capture: an empty ID, or one running past the end of the list")
+        ids.append(body[i + 1:end])
+        i = end
+    return {"_type": "TrustAnchorIDs", "ids": ids}
+
+
+def _shuffle_trust_anchors(records):
+    # shuffleTrustAnchors (profiles/extension_data.go): the payload of these
+    # IDs in an order drawn once per process (package load), as Chromium's
+    # hash-set order. Kept as the IDs, in the capture's order, and that rule.
+    if not (isinstance(records, dict) and records.get("_type") == "TrustAnchorIDs"):
+        raise ValueError(f"shuffleTrustAnchors of {records!r}")
+    return {"_type": TRUST_ANCHOR_LIST, "ids": records["ids"]}
+
+
+TLS_CLIENT_HELPERS = {
+    "randomGREASESignatureScheme": _grease_signature_scheme,
+    "mustDecodeHex": _decode_hex,
+    "mustSplitTrustAnchors": _split_trust_anchors,
+    "shuffleTrustAnchors": _shuffle_trust_anchors,
+}
 
 
 # --- the spec as extension objects -----------------------------------------
@@ -328,7 +409,8 @@ def normalize_spec(spec):
         if typ == "KeyShareExtension":
             out["KeyShares"] = [dict(ks, Data=(ks["Data"]["elems"] if isinstance(ks.get("Data"), dict) else ks.get("Data")))
                                 for ks in out.get("KeyShares", [])]
-        if typ == "GenericExtension" and isinstance(out.get("Data"), dict):
+        if typ == "GenericExtension" and isinstance(out.get("Data"), dict) and \
+                out["Data"].get("_type") != TRUST_ANCHOR_LIST:
             out["Data"] = out["Data"]["elems"]
         exts.append((typ, out))
     return {"ciphers": elems(f["CipherSuites"]), "extensions": exts}
@@ -357,7 +439,13 @@ def profile_tls(spec):
     for typ, f in spec["extensions"]:
         if typ == "GenericExtension":
             eid = f["Id"]
-            raw[str(eid)] = bytes(f.get("Data") or []).hex()
+            data = f.get("Data")
+            if isinstance(data, dict) and data.get("_type") == TRUST_ANCHOR_LIST:
+                if eid != 0xca34:
+                    raise ValueError(f"a trust anchor list in extension {eid}")
+                tls["trust_anchors"] = [i.hex() for i in data["ids"]]
+            else:
+                raw[str(eid)] = bytes(data or []).hex()
         elif typ in EXT_ID:
             eid = EXT_ID[typ]
         else:
@@ -523,9 +611,13 @@ def main():
     ap.add_argument("--fhttp", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--sni", default="localhost", help="server name the capture tests use")
+    ap.add_argument("--tls-client-commit", metavar="SHA",
+                    help="the upstream commit whose profiles/ files the --tls-client tree's HEAD holds, when "
+                         "that HEAD is a local commit rebuilding them (the mirror lacks the commit); "
+                         "named in the comments instead of HEAD")
     args = ap.parse_args()
     up = Upstream(args.tls_client, args.utls, args.fhttp)
-    heads = {"tls-client": git_head(args.tls_client), "utls": git_head(args.utls),
+    heads = {"tls-client": args.tls_client_commit or git_head(args.tls_client), "utls": git_head(args.utls),
              "fhttp": git_head(args.fhttp)}
     by_var = {}
     for ident, var in up.mapped_clients():

@@ -48,9 +48,21 @@ def expected_wire(spec, sni):
             continue
         if typ == "GenericExtension":
             eid = f["Id"]
-            data = bytes(f.get("Data") or [])
-            out.setdefault("raw", {})[str(eid)] = data.hex()
             exts.append(eid)
+            data = f.get("Data")
+            if isinstance(data, dict) and data.get("_type") == "TrustAnchorList":
+                # trust_anchors (0xca34): these IDs, each once, in an order
+                # drawn once per process (upstream shuffles its capture at
+                # package load); every connection of a process sends the
+                # same body. The IDs are given in the capture's order.
+                ids = [i.hex() for i in data["ids"]]
+                out["trust_anchors"] = {"codepoint": eid, "ids": ids,
+                                        "body_length": 2 + sum(1 + len(i) for i in data["ids"]),
+                                        "order": "once per process"}
+                bodies.append(out["trust_anchors"]["body_length"])
+                continue
+            data = bytes(data or [])
+            out.setdefault("raw", {})[str(eid)] = data.hex()
             bodies.append(len(data))
             continue
         eid = EXT_ID[typ]
@@ -74,7 +86,8 @@ def expected_wire(spec, sni):
             out["point_formats"] = list(f.get("SupportedPoints") or [])
             bodies.append(1 + len(out["point_formats"]))
         elif typ == "SignatureAlgorithmsExtension":
-            out["sigalgs"] = list(f.get("SupportedSignatureAlgorithms", []))
+            # GREASE (Chrome 152+): a fresh value per connection.
+            out["sigalgs"] = [g(s) for s in f.get("SupportedSignatureAlgorithms", [])]
             bodies.append(2 + 2 * len(out["sigalgs"]))
         elif typ == "DelegatedCredentialsExtension":
             out["delegated_credentials"] = list(f.get("SupportedSignatureAlgorithms", []))

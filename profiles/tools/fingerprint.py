@@ -31,6 +31,6 @@ def ja4(ciphers, extensions, sigalgs, versions, alpn, legacy_version=0x0303):
     h = lambda s: hashlib.sha256(s.encode()).hexdigest()[:12]
     part_b = h(",".join(sorted(f"{x:04x}" for x in c))) if c else "000000000000"
     ext_list = ",".join(sorted(f"{x:04x}" for x in e if x not in (0, 16)))
-    sig = ",".join(f"{x:04x}" for x in sigalgs)
+    sig = ",".join(f"{x:04x}" for x in _clean(sigalgs))  # GREASE too (Chrome 152+), as FoxIO's tools
     part_c = h(ext_list + ("_" + sig if sig else "")) if (ext_list or sig) else "000000000000"
     return f"{part_a}_{part_b}_{part_c}"

@@ -80,7 +80,9 @@ class Sel:
 @dataclass
 class Func:
     """A function literal or declaration: its statements, kept as
-    (kind, ...) tuples: ("assign", name, expr), ("return", [exprs])."""
+    (kind, ...) tuples: ("assign", name, expr), ("return", [exprs]),
+    ("unread", name, line) for an assignment whose value it could not read,
+    ("other", line) for any other statement."""
     body: list
 
 
@@ -235,6 +237,26 @@ class Parser:
         self.parse_signature()
         return Func(self.parse_block())
 
+    def skip_statement(self):
+        """Skips to the end of the statement's line (or of the block it
+        opens); returns the line."""
+        line = self.peek().line
+        depth = 0
+        while True:
+            t = self.peek()
+            if t.kind == "eof":
+                break
+            if t.text in "({[":
+                depth += 1
+            elif t.text in ")}]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and t.line != line:
+                break
+            self.next()
+        return line
+
     def parse_block(self):
         self.expect("{")
         stmts = []
@@ -247,29 +269,22 @@ class Parser:
                     vals.append(self.parse_expr())
                 stmts.append(("return", vals))
             elif self.peek().kind == "ident" and self.peek(1).text == ":=":
+                start = self.i
                 name = self.next().text
                 self.next()
-                stmts.append(("assign", name, self.parse_expr()))
+                try:
+                    stmts.append(("assign", name, self.parse_expr()))
+                except SyntaxError:
+                    # An expression this reader cannot read (operators in a
+                    # helper's body): skipped, and an error only if the
+                    # converter runs the function.
+                    self.i = start
+                    stmts.append(("unread", name, self.skip_statement()))
             else:
                 # A statement this reader does not model: skip it to the end
                 # of its line (the converter only needs assignments and
                 # returns; anything else is reported if its value is used).
-                line = self.peek().line
-                depth = 0
-                while True:
-                    t = self.peek()
-                    if t.kind == "eof":
-                        break
-                    if t.text in "({[":
-                        depth += 1
-                    elif t.text in ")}]":
-                        if depth == 0:
-                            break
-                        depth -= 1
-                    elif depth == 0 and t.line != line:
-                        break
-                    self.next()
-                stmts.append(("other", line))
+                stmts.append(("other", self.skip_statement()))
             if self.at(";"):
                 self.next()
         self.next()

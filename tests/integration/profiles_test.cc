@@ -177,7 +177,7 @@ void check_hello(const json& ch, const json& exp) {
 
 TEST_CASE("profiles: every built-in profile sends upstream's ClientHello", "[profiles]") {
   auto expected = load_expected();
-  REQUIRE(expected.size() >= 76);
+  REQUIRE(expected.size() >= 80);
   Capture cap;
   std::vector<std::string> order;
   for (const auto& [name, exp] : expected) {

@@ -105,7 +105,7 @@ TEST_CASE("profile parser: malformed files are refused with the field and the re
 TEST_CASE("profile registry: the built-in files, their aliases and the default", "[profiles]") {
   auto set = tlsc::load_profile_set(tlsc::builtin_profile_texts(), "");
   CHECK(set.problems.empty());
-  CHECK(set.profiles.size() >= 76);
+  CHECK(set.profiles.size() >= 80);
   REQUIRE(set.find("chrome_133") != nullptr);
   REQUIRE(set.find("mms_ios_1") != nullptr);
   CHECK(set.find("mms_ios_1") == set.find("mms_ios"));
@@ -116,6 +116,12 @@ TEST_CASE("profile registry: the built-in files, their aliases and the default",
   // The HTTP/2 block is there for the HTTP/2 code to read.
   CHECK(tlsc::find_profile("chrome_133").http2["connection_flow"] == 15663105);
   CHECK(tlsc::find_profile("chrome_146_PSK").tls.extensions.back() == 41);
+  // Upstream's PRs #259 and #265: their own files, not the default.
+  for (const char* id : {"chrome_150", "chrome_150_PSK", "chrome_152", "chrome_152_PSK"}) {
+    CHECK(tlsc::find_profile(id).name == id);
+  }
+  CHECK(tlsc::find_profile("chrome_150_PSK").tls.extensions.back() == 41);
+  CHECK(tlsc::find_profile("chrome_152_PSK").tls.extensions.back() == 41);
 }
 
 TEST_CASE("profile registry: a user directory with a good and a bad file", "[profiles]") {
