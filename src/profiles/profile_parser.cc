@@ -4,6 +4,7 @@
 // points, pre_shared_key not last...).
 #include <algorithm>
 #include <charconv>
+#include <random>
 #include <set>
 
 #include "profiles/h2_block.h"
@@ -169,13 +170,46 @@ bool raw_allowed(uint16_t type) {
 
 bool is_grease_value(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff); }
 
+// The order trust anchor IDs go out in: drawn once per process and kept for
+// every connection, the same for every profile that lists the same IDs (as
+// upstream shuffles its list once, at package load, and Chromium sends its
+// hash set's order). A keyed hash of each ID, the key drawn once.
+uint64_t trust_anchor_rank(const std::string& id) {
+  static const uint64_t key = [] {
+    std::random_device rd;
+    return (uint64_t{rd()} << 32) ^ rd();
+  }();
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char c : id) h = (h ^ c) * 0x100000001b3ull;
+  uint64_t z = key ^ h;  // splitmix64's finaliser
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// trust_anchors (0xca34)'s body: a RequestedTrustAnchorList, the IDs in
+// this process's order.
+std::string trust_anchor_body(std::vector<std::string> ids, const std::string& where) {
+  std::sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
+    const uint64_t ra = trust_anchor_rank(a), rb = trust_anchor_rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+  std::string list;
+  for (const std::string& id : ids) {
+    list.push_back(static_cast<char>(id.size()));
+    list += id;
+  }
+  if (list.size() > 0xffff) fail(where, "the IDs make a body over 65535 bytes");
+  return std::string{static_cast<char>(list.size() >> 8), static_cast<char>(list.size() & 0xff)} + list;
+}
+
 ClientHelloSpec parse_tls(const json& tls) {
   const std::string w = "tls";
   only_keys(tls,
             {"cipher_suites", "extensions", "permute_extensions", "supported_groups", "key_share_groups",
              "share_x25519_key", "point_formats", "signature_algorithms", "delegated_credential_algorithms",
              "versions", "alpn", "alps", "cert_compression", "record_size_limit", "psk_modes", "ech_grease",
-             "raw_extensions"},
+             "trust_anchors", "raw_extensions"},
             w);
   ClientHelloSpec s;
   if (!tls.contains("cipher_suites") || !tls.contains("extensions")) {
@@ -239,6 +273,25 @@ ClientHelloSpec parse_tls(const json& tls) {
       auto body = hex_bytes(v, wk);
       s.raw_extensions[t] = std::string(body.begin(), body.end());
     }
+  }
+
+  if (tls.contains("trust_anchors")) {
+    const std::string wt = w + ".trust_anchors";
+    if (s.raw_extensions.count(ext::trust_anchors) != 0) {
+      fail(wt, "give the IDs here or a raw body for 51764, not both");
+    }
+    if (std::find(s.extensions.begin(), s.extensions.end(), ext::trust_anchors) == s.extensions.end()) {
+      fail(wt, "51764 (trust_anchors) is not in extensions");
+    }
+    const json& list = array(tls, "trust_anchors", w);
+    std::vector<std::string> ids;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string wi = wt + "[" + std::to_string(i) + "]";
+      auto id = hex_bytes(list[i], wi);
+      if (id.empty() || id.size() > 255) fail(wi, "a trust anchor ID is 1 to 255 bytes");
+      ids.emplace_back(id.begin(), id.end());
+    }
+    s.raw_extensions[ext::trust_anchors] = trust_anchor_body(std::move(ids), wt);
   }
 
   // Cross-field rules: what the list names must have its contents.

@@ -24,7 +24,7 @@ inline constexpr uint16_t server_name = 0, status_request = 5, supported_groups 
                           pre_shared_key = 41, early_data = 42, supported_versions = 43, cookie = 44,
                           psk_key_exchange_modes = 45, key_share = 51, next_protocol_negotiation = 13172,
                           application_settings_old = 17513, application_settings = 17613,
-                          encrypted_client_hello = 65037, renegotiation_info = 65281;
+                          trust_anchors = 51764, encrypted_client_hello = 65037, renegotiation_info = 65281;
 }
 
 struct EchGreaseSpec {

@@ -3,9 +3,11 @@
 // profiles/expected/<name>.json. Those files are computed from upstream's Go
 // literals by profiles/tools/expected.py, apart from the profile files the
 // library reads, so a mistranslated profile fails here.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -38,6 +40,23 @@ json without(const json& list, int value) {
     if (!(v.is_number_integer() && v.get<int>() == value)) out.push_back(v);
   }
   return out;
+}
+
+// A RequestedTrustAnchorList (trust_anchors 0xca34) in hex: its IDs, in
+// hex, sorted (the order is the process's own), or nothing if malformed.
+std::optional<std::vector<std::string>> trust_anchor_ids(const std::string& hex) {
+  auto byte = [&](size_t i) { return std::stoi(hex.substr(2 * i, 2), nullptr, 16); };
+  const size_t n = hex.size() / 2;
+  if (n < 2 || static_cast<size_t>(byte(0) * 256 + byte(1)) != n - 2) return std::nullopt;
+  std::vector<std::string> ids;
+  for (size_t i = 2; i < n;) {
+    const size_t len = static_cast<size_t>(byte(i));
+    if (len == 0 || i + 1 + len > n) return std::nullopt;
+    ids.push_back(hex.substr(2 * (i + 1), 2 * len));
+    i += 1 + len;
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 std::map<std::string, json> load_expected() {
@@ -167,6 +186,19 @@ void check_hello(const json& ch, const json& exp) {
   if (exp.contains("raw")) {
     for (auto& [id, hex] : exp["raw"].items()) CHECK(ch["bodies"][id] == hex);
   }
+  if (exp.contains("trust_anchors")) {
+    // The IDs, each once, in an order of this process's own.
+    const json& ta = exp["trust_anchors"];
+    const std::string key = std::to_string(ta["codepoint"].get<int>());
+    REQUIRE(ch["bodies"].contains(key));
+    const std::string hex = ch["bodies"][key];
+    CHECK(hex.size() / 2 == ta["body_length"].get<size_t>());
+    auto ids = trust_anchor_ids(hex);
+    REQUIRE(ids);
+    std::vector<std::string> want = ta["ids"].get<std::vector<std::string>>();
+    std::sort(want.begin(), want.end());
+    CHECK(*ids == want);
+  }
   CHECK(ch["psk"] == false);  // first connection of a session
   CHECK(ch[pad_depends ? "ja3_without_padding" : "ja3"] == exp["ja3"]);
   CHECK(ch[pad_depends ? "ja4_without_padding" : "ja4"] == exp["ja4"]);
@@ -190,9 +222,18 @@ TEST_CASE("profiles: every built-in profile sends upstream's ClientHello", "[pro
   }
   auto records = cap.records();
   REQUIRE(records.size() == order.size());
+  std::map<std::string, std::string> anchor_bodies;  // the IDs' list -> the body sent for it
   for (size_t i = 0; i < order.size(); ++i) {
     INFO("profile " << order[i]);
     check_hello(records[i], expected[order[i]]);
+    const json& exp = expected[order[i]];
+    if (exp.contains("trust_anchors")) {
+      // One order per process: every profile with the same IDs sends the
+      // same bytes (chrome_152 and chrome_152_PSK).
+      const std::string key = std::to_string(exp["trust_anchors"]["codepoint"].get<int>());
+      auto [it, fresh] = anchor_bodies.emplace(exp["trust_anchors"]["ids"].dump(), records[i]["bodies"][key]);
+      if (!fresh) CHECK(records[i]["bodies"][key] == it->second);
+    }
   }
 }
 

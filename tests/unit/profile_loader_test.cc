@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -100,6 +102,37 @@ TEST_CASE("profile parser: malformed files are refused with the field and the re
   CHECK(reason(minimal("x", "", R"(, "http2": {"settings": [["HEADER_TABLE_SIZE", -1]]})"))
             .starts_with("http2.settings[0]: "));
   CHECK(reason(minimal("x", "", R"(, "allow_http": "yes")")) == "profile.allow_http: expected true or false");
+}
+
+TEST_CASE("profile parser: trust_anchors, in an order of the process's own", "[profiles]") {
+  auto text = [&](const std::string& ids) {
+    return R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "versions": ["0x0304"],
+               "key_share_groups": ["0x001d"], "extensions": ["0", "43", "51", "51764"], "trust_anchors": )" +
+           ids + "}}";
+  };
+  auto a = parse_profile(text(R"(["aa", "bbcc", "dd"])"));
+  REQUIRE(a);
+  const std::string body = a->tls.raw_extensions.at(51764);
+  // u16 length, then each ID behind its u8 length.
+  REQUIRE(body.size() == 2 + 2 + 3 + 2);
+  CHECK(body.substr(0, 2) == std::string("\x00\x07", 2));
+  std::multiset<std::string> ids;
+  for (size_t i = 2; i < body.size(); i += 1 + static_cast<unsigned char>(body[i]))
+    ids.insert(body.substr(i + 1, static_cast<unsigned char>(body[i])));
+  CHECK(ids == std::multiset<std::string>{"\xaa", "\xbb\xcc", "\xdd"});
+  // The same IDs in any order give the same body in one process.
+  auto b = parse_profile(text(R"(["dd", "aa", "bbcc"])"));
+  REQUIRE(b);
+  CHECK(b->tls.raw_extensions.at(51764) == body);
+  CHECK(reason(text(R"(["aa", ""])")) == "tls.trust_anchors[1]: a trust anchor ID is 1 to 255 bytes");
+  CHECK(reason(text("[\"" + std::string(512, 'a') + "\"]")) ==
+        "tls.trust_anchors[0]: a trust anchor ID is 1 to 255 bytes");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0"],
+                  "trust_anchors": ["aa"]}})") ==
+        "tls.trust_anchors: 51764 (trust_anchors) is not in extensions");
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["51764"],
+                  "trust_anchors": ["aa"], "raw_extensions": {"51764": "0000"}}})") ==
+        "tls.trust_anchors: give the IDs here or a raw body for 51764, not both");
 }
 
 TEST_CASE("profile registry: the built-in files, their aliases and the default", "[profiles]") {
