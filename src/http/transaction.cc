@@ -703,9 +703,16 @@ void Transaction::after_response() {
     finish_with_body();
     return;
   }
-  if (redirects_ >= kMaxRedirects) {
+  // Go's checkRedirect refuses the next request once 10 were made (this
+  // response being the 10th), and its url.Error then names the Location as
+  // the server wrote it, not the URL it resolves to.
+  if (redirects_ + 1 >= kMaxRedirects) {
+    const std::string* location = response_header(head_, "Location");
+    const std::string named = location != nullptr ? *location : redacted(*redirect_to_);
     url_ = *redirect_to_;
-    fail(make_error(ErrorCode::redirect_limit, "stopped after 10 redirects"));
+    fail(make_error(ErrorCode::redirect_limit, "failed to do request: " + url_error_op(plan_.method) + " " +
+                                                   go_quote(named) + ": stopped after 10 redirects"),
+         false);
     return;
   }
   ++redirects_;
