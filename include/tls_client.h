@@ -54,8 +54,10 @@ char* destroyAll(void);
 char* requestAsync(char* request_json);
 
 /* Returns a JSON array of finished async Responses, oldest first, up to a
- * bounded batch (count and bytes). Waits up to timeout_ms for the first one:
- * 0 polls, -1 waits forever. Returns "[]" on timeout. The string is owned by
+ * bounded batch (count and bytes). Waits up to timeout_ms for the first one
+ * (even with nothing in flight: a request may start meanwhile): 0 polls, -1
+ * waits forever unless nothing is queued or in flight (then it returns at
+ * once). Returns "[]" on timeout. The string is owned by
  * the library and valid until the next waitNext call on the same thread. */
 char* waitNext(int timeout_ms);
 

@@ -57,11 +57,13 @@ void CompletionQueue::push(std::string response_json) {
 
 std::string CompletionQueue::wait_batch(int timeout_ms) {
   std::unique_lock lock(mu_);
-  auto ready = [this] { return !items_.empty() || in_flight_ == 0; };
   if (timeout_ms < 0) {
-    items_cv_.wait(lock, ready);
+    // For ever, unless nothing is in flight: then it could never return.
+    items_cv_.wait(lock, [this] { return !items_.empty() || in_flight_ == 0; });
   } else if (timeout_ms > 0) {
-    items_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready);
+    // Its whole time even with nothing in flight (a request may start
+    // meanwhile): a thread that polls with a timeout must not spin.
+    items_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return !items_.empty(); });
   }
   // The batch is measured first and its string made in one allocation:
   // if that fails, nothing has left the queue, and the next call takes it.

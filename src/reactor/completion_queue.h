@@ -32,8 +32,9 @@ class CompletionQueue {
   // nothing: the last response of a process short of memory still arrives.
   void push(std::string response_json);
   // Caller threads: a JSON array of up to a batch of responses, oldest
-  // first. Waits up to timeout_ms (-1: forever) for the first one, but never
-  // when nothing is queued and nothing is in flight.
+  // first. Waits up to timeout_ms for the first one; -1 waits for ever,
+  // except when nothing is queued and nothing is in flight (it returns at
+  // once: it could never return otherwise).
   std::string wait_batch(int timeout_ms);
   // Any thread. After setNotify(NULL) returns no new call starts; a call
   // already started is not waited for (see the .cc for why).

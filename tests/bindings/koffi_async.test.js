@@ -83,11 +83,11 @@ describe('koffi: async trio and threads', { timeout: 180000 }, () => {
     assert.ok(ms < 200, `waitNext(0) took ${ms} ms`);
   });
 
-  it('waitNext(timeout) with nothing in flight returns "[]" at once or after the timeout', () => {
+  it('waitNext(timeout) with nothing in flight returns "[]" after the timeout (a polling thread does not spin)', () => {
     const t0 = Date.now();
     assert.equal(lib.waitNext(150), '[]');
     const dt = Date.now() - t0;
-    assert.ok(dt < 2000, `waitNext(150) took ${dt} ms`);
+    assert.ok(dt >= 140 && dt < 2000, `waitNext(150) took ${dt} ms`);
   });
 
   it('waitNext(timeout) with a slow request in flight returns "[]" after about the timeout, then the response', async () => {

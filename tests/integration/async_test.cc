@@ -76,6 +76,28 @@ TEST_CASE("setNotify wakes the caller once per filled queue, and stops after NUL
   CHECK(g_notified.load() == 1);
 }
 
+TEST_CASE("waitNext with a timeout waits it out when nothing is in flight; -1 does not wait", "[async]") {
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK(std::string(lib().waitNext(300)) == "[]");
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(waited >= 0.29);
+  t0 = std::chrono::steady_clock::now();
+  CHECK(std::string(lib().waitNext(-1)) == "[]");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 0.2);
+  // A request started while a waitNext(5000) waits is what ends its wait.
+  std::string id;
+  std::thread starter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    id = start({{"requestUrl", h1_servers().http + "/delay/1"}, {"requestMethod", "GET"}});
+  });
+  t0 = std::chrono::steady_clock::now();
+  json batch = json::parse(lib().waitNext(5000));
+  starter.join();
+  REQUIRE(batch.size() == 1);
+  CHECK(batch[0]["id"] == id);
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 4.0);
+}
+
 TEST_CASE("bad input to requestAsync answers at once and queues nothing", "[async][bad]") {
   json r = json::parse(lib().requestAsync(const_cast<char*>("{oops")));
   CHECK(r["status"] == 0);
