@@ -9,6 +9,13 @@
 #ifndef TLS_CLIENT_H
 #define TLS_CLIENT_H
 
+/* This library's version, and the tls-client whose behaviour it follows
+ * (`git describe` of upstream's commit; its newer pull requests that are
+ * followed too are listed by tlsClientCppInfo). CMakeLists.txt refuses to
+ * configure when TLS_CLIENT_CPP_VERSION differs from its project version. */
+#define TLS_CLIENT_CPP_VERSION "0.1.0"
+#define TLS_CLIENT_CPP_UPSTREAM_VERSION "v1.14.0-12-ga57772f"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -121,6 +128,14 @@ char* wsWrite(char* json);
 /* {"connectionId"}: closes the socket (no close frame, as upstream);
    {"id", "success": true}. */
 char* wsClose(char* json);
+
+/* Not upstream's: which build is loaded. Returns a JSON object that lives as
+ * long as the process (never pass it to freeMemory): {"name", "version",
+ * "upstream": {"repository", "version", "pullRequests"}, "platform",
+ * "dependencies": {name: version}, "defaultProfile", "profiles":
+ * [{"name", "aliases", "client", "clientVersion", "variant"}]}, the profiles
+ * including the user's from TLS_CLIENT_PROFILES_DIR. */
+const char* tlsClientCppInfo(void);
 
 #ifdef __cplusplus
 }

@@ -205,7 +205,7 @@ def ja3(hello, sort_extensions=False):
 def find_server(explicit):
     if explicit:
         return explicit
-    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tests", "h2_capture_server")), key=os.path.getmtime)
+    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tools", "h2_capture_server")), key=os.path.getmtime)
     if not cands:
         sys.exit("capture_profile: no h2_capture_server found; build it (ninja h2_capture_server) or pass --server")
     return cands[-1]
@@ -541,7 +541,7 @@ def main():
     ap.add_argument("--data", help="directory for the raw captures (default tests/data/browsers/NAME)")
     ap.add_argument("--loads", type=int, default=None, help="connections to capture (default 12 chromium, 3 else)")
     ap.add_argument("--timeout", type=float, default=60, help="seconds to wait for each load (default 60)")
-    ap.add_argument("--server", help="h2_capture_server binary (default: newest build*/tests/h2_capture_server)")
+    ap.add_argument("--server", help="h2_capture_server binary (default: newest build*/tools/h2_capture_server)")
     ap.add_argument("--certs", default="/tmp/tlsc-itest-certs", help="test PKI directory (made if missing)")
     ap.add_argument("--browser-binary", help="browser executable (default chromium / firefox-esr on PATH)")
     ap.add_argument("--comment", help="the profile's comment")

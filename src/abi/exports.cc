@@ -7,6 +7,7 @@
 #include <string>
 
 #include "abi/json_writer.h"
+#include "abi/library_info.h"
 #include "abi/request_input.h"
 #include "abi/request_plan.h"
 #include "abi/returned_json.h"
@@ -357,6 +358,18 @@ __attribute__((visibility("default"))) char* wsWrite(char* json) {
 
 __attribute__((visibility("default"))) char* wsClose(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_close(json); });
+}
+
+__attribute__((visibility("default"))) const char* tlsClientCppInfo(void) {
+  try {
+    // Made once (the profile list is fixed once read) and kept for the
+    // life of the process, so callers never free it.
+    static const std::string info = tlsc::library_info_json();
+    return info.c_str();
+  } catch (...) {
+    // No memory for it now: the version at least (the next call retries).
+    return "{\"name\":\"tls-client-cpp\",\"version\":\"" TLS_CLIENT_CPP_VERSION "\"}";
+  }
 }
 
 }  // extern "C"

@@ -214,4 +214,6 @@ void DnsResolver::resolve(const std::string& host, uint16_t port, AddressFamilie
   impl_->rearm_timer();
 }
 
+std::string cares_library_version() { return ares_version(nullptr); }
+
 }  // namespace tlsc

@@ -35,4 +35,7 @@ class DnsResolver {
   std::unique_ptr<Impl> impl_;
 };
 
+// The version of the c-ares linked in, for tlsClientCppInfo.
+std::string cares_library_version();
+
 }  // namespace tlsc

@@ -125,6 +125,8 @@ std::vector<std::string_view> builtin_profile_texts() {
 
 const Profile* lookup_profile(std::string_view identifier) { return registry().find(identifier); }
 
+const std::vector<Profile>& all_profiles() { return registry().profiles; }
+
 const Profile& find_profile(std::string_view identifier) {
   if (const Profile* p = registry().find(identifier)) return *p;
   if (const Profile* p = registry().find(kDefaultProfile)) return *p;

@@ -19,6 +19,9 @@ const Profile& find_profile(std::string_view identifier);
 // nullptr when no profile has this identifier or alias.
 const Profile* lookup_profile(std::string_view identifier);
 
+// Every profile, built-in ones first (in file-name order), then the user's.
+const std::vector<Profile>& all_profiles();
+
 // One problem with a user's profile file: the file was skipped.
 struct ProfileLoadProblem {
   std::string file;

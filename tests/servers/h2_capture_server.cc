@@ -4,12 +4,11 @@
 // sends before and with its requests: SETTINGS in order, the connection
 // WINDOW_UPDATE, PRIORITY frames, each HEADERS frame's flags, priority and
 // header fields in wire order. Each response's body is the capture so far,
-// with the Akamai fingerprint (SETTINGS|WINDOW_UPDATE|PRIORITY|PSEUDO_HEADER_ORDER)
-// computed from it. A client that does not offer h2 gets HTTP/1.1, and the
-// body lists its header lines in order.
-// With --alps, the server also negotiates ALPS for h2 on whichever
-// codepoint the client offered (17613 or 17513), and reports the client's
-// application settings.
+// with the JA3 and JA4 of the ClientHello and the Akamai fingerprint
+// (SETTINGS|WINDOW_UPDATE|PRIORITY|PSEUDO_HEADER_ORDER) computed from it. A client that does not offer h2
+// gets HTTP/1.1, and the body lists its header lines in order. With --alps, the server also negotiates ALPS
+// for h2 on whichever codepoint the client offered (17613 or 17513), and reports the client's application
+// settings.
 //   h2_capture_server CERT KEY [--log FILE] [--alpn h2,http/1.1] [--alps 1]
 // Prints {"port":N}; stops when stdin closes. One thread per connection.
 #include <arpa/inet.h>
@@ -33,6 +32,7 @@
 
 using json = nlohmann::json;
 
+#include "hello_fingerprint.h"
 #include "loopback_listener.h"
 
 namespace {
@@ -111,7 +111,13 @@ void log_capture(const json& j) {
 // The raw ClientHello, before BoringSSL acts on it.
 enum ssl_select_cert_result_t on_client_hello(const SSL_CLIENT_HELLO* hello) {
   auto* cap = static_cast<Capture*>(SSL_get_ex_data(hello->ssl, 0));
-  if (cap) cap->tls["client_hello_hex"] = hex(hello->client_hello, hello->client_hello_len);
+  if (cap) {
+    cap->tls["client_hello_hex"] = hex(hello->client_hello, hello->client_hello_len);
+    const hello_fp::Fingerprint fp = hello_fp::of(hello);
+    cap->tls["ja3"] = fp.ja3;
+    cap->tls["ja3_hash"] = fp.ja3_hash;
+    cap->tls["ja4"] = fp.ja4;
+  }
   if (g_alps) {
     const uint8_t* body;
     size_t len;

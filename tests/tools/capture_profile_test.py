@@ -12,6 +12,7 @@ Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER (the
 capture server binary). Exits non-zero on failure.
 """
 import ctypes
+import hashlib
 import json
 import os
 import shutil
@@ -23,7 +24,9 @@ import threading
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOOL = os.path.join(REPO, "tools", "capture_profile.py")
 sys.path.insert(0, os.path.join(REPO, "tools"))
+sys.path.insert(0, os.path.join(REPO, "profiles", "tools"))
 import capture_profile  # noqa: E402
+import fingerprint  # noqa: E402
 
 failures = []
 
@@ -111,6 +114,21 @@ def url_only_in(work, lib_path, server):
     with open(os.path.join(data, "captures.jsonl")) as f:
         lines = [json.loads(x) for x in f if x.strip()]
     check(len(lines) == 1 and "client_hello_hex" in lines[0]["tls"], "captures.jsonl: one connection, raw hello")
+    if lines:
+        check_server_fingerprints(lines[0]["tls"])
+
+
+def check_server_fingerprints(tls):
+    """The capture server's own JA3/JA4 (C++, hello_fingerprint.h) against
+    profiles/tools/fingerprint.py on the same raw hello."""
+    h = capture_profile.decode_client_hello(tls["client_hello_hex"])
+    b = h["bodies"]
+    want_ja4 = fingerprint.ja4(h["cipher_suites"], h["extensions"], b.get(13, {}).get("algorithms", []),
+                               b.get(43, {}).get("versions", []), b.get(16, {}).get("protocols", []),
+                               h["legacy_version"])
+    check(tls.get("ja4") == want_ja4, "the server's JA4 %s is fingerprint.py's %s" % (tls.get("ja4"), want_ja4))
+    check(tls.get("ja3") == capture_profile.ja3(h), "the server's JA3 is the tool's: %s" % tls.get("ja3"))
+    check(tls.get("ja3_hash") == hashlib.md5(tls.get("ja3", "").encode()).hexdigest(), "the server's JA3 hash")
 
 
 def test_from_captures():

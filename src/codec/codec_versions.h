@@ -1,0 +1,13 @@
+// The versions of the compression libraries linked in (zlib, brotli, zstd),
+// for tlsClientCppInfo: a user tells builds apart by them.
+#pragma once
+
+#include <string>
+
+namespace tlsc {
+
+std::string zlib_library_version();
+std::string brotli_library_version();
+std::string zstd_library_version();
+
+}  // namespace tlsc

@@ -1,0 +1,62 @@
+// tlsClientCppInfo: which build is loaded. The answer must name the header's
+// versions, every profile file compiled in plus the user's, and stay the same
+// string for the life of the process (callers never free it).
+#include <filesystem>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "support.h"
+#include "tls_client.h"
+
+using itest::json;
+using itest::lib;
+
+TEST_CASE("tlsClientCppInfo names the build, the upstream it follows and every profile", "[info]") {
+  const char* text = lib().tlsClientCppInfo();
+  REQUIRE(text != nullptr);
+  const json info = json::parse(text);
+  CHECK(info["name"] == "tls-client-cpp");
+  CHECK(info["version"] == TLS_CLIENT_CPP_VERSION);
+  CHECK(info["upstream"]["version"] == TLS_CLIENT_CPP_UPSTREAM_VERSION);
+  CHECK(info["upstream"]["repository"] == "github.com/bogdanfinn/tls-client");
+  CHECK(info["platform"] == "linux-x86_64");
+  CHECK(info["defaultProfile"] == "chrome_133");
+  for (const char* dep : {"boringssl", "nghttp2", "c-ares", "zlib", "brotli", "zstd"}) {
+    INFO(dep);
+    CHECK(info["dependencies"][dep].is_string());
+    CHECK(!info["dependencies"][dep].get<std::string>().empty());
+  }
+  CHECK(info["dependencies"]["boringssl"].get<std::string>().find("14.0.0+r45") != std::string::npos);
+
+  std::set<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(TLSC_SOURCE_DIR "/profiles")) {
+    if (e.path().extension() == ".json") files.insert(e.path().stem().string());
+  }
+  std::set<std::string> listed;
+  for (const json& p : info["profiles"]) {
+    listed.insert(p["name"].get<std::string>());
+    CHECK(!p["client"].get<std::string>().empty());
+  }
+  CHECK(info["profiles"].size() == listed.size());  // no name twice
+  for (const std::string& f : files) {
+    INFO(f);
+    CHECK(listed.count(f) == 1);
+  }
+  // The user's file from TLS_CLIENT_PROFILES_DIR (support.cc) is listed too.
+  CHECK(listed.size() == files.size() + 1);
+  CHECK(listed.count("test_user_profile") == 1);
+
+  auto find = [&](const std::string& name) {
+    for (const json& p : info["profiles"])
+      if (p["name"] == name) return p;
+    return json();
+  };
+  CHECK(find("safari_ios_18_0")["client"] == "safari_ios");
+  CHECK(find("safari_ios_18_0")["clientVersion"] == "18.0");
+  CHECK(find("chrome_116_PSK_PQ")["clientVersion"] == "116");
+  CHECK(find("chrome_116_PSK_PQ")["variant"] == "PSK_PQ");
+  CHECK(find("nike_android_mobile")["clientVersion"] == "");
+
+  CHECK(lib().tlsClientCppInfo() == text);  // the same string every time
+}
