@@ -431,6 +431,33 @@ def cp(v):
 EXT_ID = {**expected_mod.EXT_ID, "UtlsGREASEExtension": GREASE}
 
 
+# Key-share groups whose share carries an X25519 public key of its own:
+# X25519MLKEM768 and X25519Kyber768Draft00.
+HYBRID_X25519_GROUPS = {"0x11ec", "0x6399"}
+
+
+# Profiles that some real servers refuse, with upstream's library as with
+# ours; the bytes stay upstream's (abi/COMPAT.md), the note says so.
+REFUSED_BY_SERVERS = {
+    "nike_android_mobile": "Refused by OpenSSL servers (illegal_parameter alert): its GREASE key share names "
+                           "a group missing from supported_groups; upstream's library fails the same way.",
+    "cloudscraper": "Fails against servers that answer encrypt_then_mac (OpenSSL's default): it offers "
+                    "the extension, which neither this library nor utls implements; upstream's library "
+                    "fails the same way.",
+}
+
+
+def firefox_shares_x25519_key(name, tls):
+    """Firefox (NSS) puts one X25519 key in both its X25519MLKEM768 share
+    and its x25519 share; utls, and so upstream's firefox_* profiles, make
+    two independent keys, which a server can use to tell them from Firefox.
+    Our Firefox-family profiles reuse the key, as Firefox does (a deliberate
+    difference from upstream, abi/COMPAT.md); Chrome makes two keys, and so
+    do its profiles."""
+    groups = set(tls.get("key_share_groups", []))
+    return name.startswith("firefox_") and "0x001d" in groups and bool(HYBRID_X25519_GROUPS & groups)
+
+
 def profile_tls(spec):
     """Our schema's "tls" block (SCHEMA.md) from the normalized spec."""
     tls = {"cipher_suites": [cp(c) for c in spec["ciphers"]], "extensions": [],
@@ -642,6 +669,13 @@ def main():
                               f"{heads['tls-client'][:12]}, utls {heads['utls'][:12]}, fhttp {heads['fhttp'][:12]}."
                               + ("" if not notes else " " + " ".join(notes)))
             doc["tls"] = profile_tls(spec)
+            shared = firefox_shares_x25519_key(name, doc["tls"])
+            if shared:
+                doc["tls"]["share_x25519_key"] = True
+                doc["comment"] += (" share_x25519_key: one X25519 key in the X25519MLKEM768 and x25519 shares, "
+                                   "as Firefox sends them (utls makes two; abi/COMPAT.md).")
+            if name in REFUSED_BY_SERVERS:
+                doc["comment"] += " " + REFUSED_BY_SERVERS[name]
             doc["http2"] = h2
             if h3:
                 doc["http3"] = h3
@@ -650,6 +684,9 @@ def main():
             exp["name"] = name
             exp["source"] = doc["comment"]
             exp["http2"] = expected_http2(prof)
+            if "0x001d" in doc["tls"].get("key_share_groups", []) and HYBRID_X25519_GROUPS & set(
+                    doc["tls"].get("key_share_groups", [])):
+                exp["same_x25519_key"] = shared
         except Exception as e:  # one report per profile, then fail
             failures.append(f"{name} ({var}): {e}")
             continue

@@ -76,7 +76,9 @@ def decode(hello):
                 g, kl = struct.unpack(">HH", body[q:q + 4])
                 key = body[q + 4:q + 4 + kl]; q += 4 + kl
                 out["key_shares"].append([g, kl])
+                # X25519MLKEM768: ML-KEM first, X25519 last; the Kyber draft: X25519 first.
                 if g == 0x11ec: out["x25519_keys"]["hybrid"] = key[-32:].hex()
+                if g == 0x6399: out["x25519_keys"]["hybrid"] = key[:32].hex()
                 if g == 0x001d: out["x25519_keys"]["x25519"] = key.hex()
     out["ja3"] = fingerprint.ja3(ciphers, out["extensions"], out["groups"], out["point_formats"], legacy_version)
     out["ja4"] = fingerprint.ja4(ciphers, out["extensions"], out["sigalgs"], out["versions"], out["alpn"],
