@@ -101,11 +101,18 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   o.disable_http3 = in.disable_http3;
   o.random_tls_extension_order = in.with_random_tls_extension_order;
   o.debug = in.with_debug;
-  if (in.disable_ipv4 && in.disable_ipv6) {
+  // tls-client's validateConfig, its checks in its order and words.
+  auto invalid_config = [](const char* why) {
     return make_error(ErrorCode::invalid_input,
-                      "failed to build client out of request input: disableIPV4 and disableIPV6 "
-                      "leave no address family to connect with");
-  }
+                      std::string("failed to build client out of request input: invalid config: ") + why);
+  };
+  if (in.with_protocol_racing && in.disable_http3)
+    return invalid_config("HTTP/3 racing cannot be enabled when HTTP/3 is disabled");
+  if (in.with_protocol_racing && in.force_http1)
+    return invalid_config("HTTP/3 racing cannot be enabled when HTTP/1 is forced");
+  if (in.disable_ipv4 && in.disable_ipv6) return invalid_config("cannot disable both IPv4 and IPv6");
+  if (!in.certificate_pinning_hosts.empty() && in.insecure_skip_verify)
+    return invalid_config("certificate pinning cannot be used with insecure skip verify");
   if (in.disable_ipv4) o.families = AddressFamilies::ipv6_only;
   if (in.disable_ipv6) o.families = AddressFamilies::ipv4_only;
   if (in.local_address && !in.local_address->empty()) {

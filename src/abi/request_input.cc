@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "abi/go_json_strings.h"
+#include "abi/go_json_syntax.h"
 #include "core/ascii.h"
 
 namespace tlsc {
@@ -16,6 +18,7 @@ using json = nlohmann::json;
 // A type error as Go reports it; the first one wins, like encoding/json.
 struct DecodeState {
   std::optional<Error> error;
+  std::vector<std::string> path;  // the Go field names from the top to the field being decoded
   void type_error(const json& v, std::string_view where, std::string_view go_type) {
     if (error) return;
     std::string kind;
@@ -33,11 +36,13 @@ struct DecodeState {
         kind = "object";
         break;
       case json::value_t::number_float:
-        kind = "number " + v.dump();
-        break;
       case json::value_t::number_integer:
       case json::value_t::number_unsigned:
-        kind = "number " + v.dump();
+        // Go names the number only when it was meant for a number field
+        // (out of range, or a fraction for an integer).
+        kind = go_type.starts_with("int") || go_type.starts_with("uint") || go_type.starts_with("float")
+                   ? "number " + v.dump()
+                   : "number";
         break;
       default:
         kind = "value";
@@ -105,6 +110,64 @@ void decode(const json& v, uint64_t& out, DecodeState& st, std::string_view wher
   decode_int(v, out, st, where, "uint64");
 }
 
+// Go's name of a field's type, as its type errors print it: what a
+// container holds is spelled out ("[]string", "map[string][]string",
+// "[]tls_client_cffi_src.Cookie"); a pointer field names what it points to.
+template <class T>
+struct GoName;
+template <>
+struct GoName<std::string> {
+  static std::string get() { return "string"; }
+};
+template <>
+struct GoName<bool> {
+  static std::string get() { return "bool"; }
+};
+template <>
+struct GoName<int64_t> {
+  static std::string get() { return "int"; }
+};
+template <>
+struct GoName<uint16_t> {
+  static std::string get() { return "uint16"; }
+};
+template <>
+struct GoName<uint32_t> {
+  static std::string get() { return "uint32"; }
+};
+template <>
+struct GoName<uint64_t> {
+  static std::string get() { return "uint64"; }
+};
+template <>
+struct GoName<CookieInput> {
+  static std::string get() { return "tls_client_cffi_src.Cookie"; }
+};
+template <>
+struct GoName<PriorityFrameInput> {
+  static std::string get() { return "tls_client_cffi_src.PriorityFrames"; }
+};
+template <>
+struct GoName<CandidateCipherSuiteInput> {
+  static std::string get() { return "tls_client_cffi_src.CandidateCipherSuite"; }
+};
+template <class T>
+struct GoName<std::optional<T>> {
+  static std::string get() { return GoName<T>::get(); }
+};
+template <class T>
+struct GoName<std::vector<T>> {
+  static std::string get() { return "[]" + GoName<T>::get(); }
+};
+template <class T>
+struct GoName<std::vector<std::pair<std::string, T>>> {
+  static std::string get() { return "map[string]" + GoName<T>::get(); }
+};
+template <class T>
+struct GoName<std::map<std::string, T>> {
+  static std::string get() { return "map[string]" + GoName<T>::get(); }
+};
+
 template <class T>
 void decode(const json& v, std::optional<T>& out, DecodeState& st, std::string_view where) {
   if (v.is_null()) return;  // Go: a null pointer field stays nil
@@ -116,7 +179,7 @@ void decode(const json& v, std::optional<T>& out, DecodeState& st, std::string_v
 template <class T>
 void decode(const json& v, std::vector<T>& out, DecodeState& st, std::string_view where) {
   if (v.is_null()) return;
-  if (!v.is_array()) return st.type_error(v, where, "[]");
+  if (!v.is_array()) return st.type_error(v, where, GoName<std::vector<T>>::get());
   out.clear();
   out.reserve(v.size());
   for (const auto& item : v) {
@@ -131,7 +194,7 @@ template <class T>
 void decode(const json& v, std::vector<std::pair<std::string, T>>& out, DecodeState& st,
             std::string_view where) {
   if (v.is_null()) return;
-  if (!v.is_object()) return st.type_error(v, where, "map");
+  if (!v.is_object()) return st.type_error(v, where, GoName<std::vector<std::pair<std::string, T>>>::get());
   out.clear();
   for (const auto& [k, item] : v.items()) {
     T tmp{};
@@ -144,7 +207,7 @@ void decode(const json& v, std::vector<std::pair<std::string, T>>& out, DecodeSt
 template <class T>
 void decode(const json& v, std::map<std::string, T>& out, DecodeState& st, std::string_view where) {
   if (v.is_null()) return;
-  if (!v.is_object()) return st.type_error(v, where, "map");
+  if (!v.is_object()) return st.type_error(v, where, GoName<std::map<std::string, T>>::get());
   for (const auto& [k, item] : v.items()) {
     T tmp{};
     decode(item, tmp, st, where);
@@ -165,18 +228,28 @@ struct Fields {
 
   template <class M>
   Fields& add(const char* name, M S::*member) {
-    std::string where = type_name + "." + name;
-    by_folded_name.emplace(ascii_lowercase(name), [member, where](const json& v, S& s, DecodeState& st) {
-      decode(v, s.*member, st, where);
-    });
+    // Go names a field by the struct that holds it and the path of field
+    // names from the top ("CustomTlsClient.customTlsClient.h2Settings").
+    by_folded_name.emplace(ascii_lowercase(name),
+                           [member, name, type = type_name](const json& v, S& s, DecodeState& st) {
+                             st.path.push_back(name);
+                             std::string where = type;
+                             for (size_t i = 0; i < st.path.size(); ++i) where += "." + st.path[i];
+                             decode(v, s.*member, st, where);
+                             st.path.pop_back();
+                           });
     return *this;
   }
 };
 
+// Go writes a named type with its package: upstream's input types live in
+// package tls_client_cffi_src.
+std::string go_type_string(const std::string& type_name) { return "tls_client_cffi_src." + type_name; }
+
 template <class S>
 void decode_struct(const json& v, S& out, DecodeState& st, const Fields<S>& fields, std::string_view where) {
   if (v.is_null()) return;
-  if (!v.is_object()) return st.type_error(v, where, fields.type_name);
+  if (!v.is_object()) return st.type_error(v, where, go_type_string(fields.type_name));
   for (const auto& [k, item] : v.items()) {
     auto it = fields.by_folded_name.find(ascii_lowercase(k));
     if (it == fields.by_folded_name.end()) continue;
@@ -349,33 +422,22 @@ const Fields<RequestInput>& request_fields() {
   return f;
 }
 
-// Go's encoding/json refuses nesting deeper than this (its scanner's
-// maxNestingDepth), with its own words.
-constexpr int kMaxNestingDepth = 10000;
-
-struct TooDeep {
-  char opener;
-};
-
 Result<json> parse_json(std::string_view text) {
-  // The callback sees every value's depth as it starts; past the bound the
-  // parse stops at once, before a tree that deep exists.
-  auto bound = [](int depth, json::parse_event_t event, json&) {
-    if (depth >= kMaxNestingDepth &&
-        (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)) {
-      throw TooDeep{event == json::parse_event_t::object_start ? '{' : '['};
-    }
-    return true;
-  };
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end(), bound, /*allow_exceptions=*/false);
-  } catch (const TooDeep& e) {
-    return make_error(ErrorCode::invalid_input,
-                      std::string("invalid character '") + e.opener + "' exceeded max depth");
-  }
+  // Go checks the whole input's syntax first, and its words are what
+  // callers see (a nesting past its limit included), so that check runs
+  // first here too: nothing deeper than the limit reaches the parser.
+  if (auto syntax = go_json_syntax_error(text)) return make_error(ErrorCode::invalid_input, *syntax);
+  json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (!doc.is_discarded()) return doc;
-  // Run again with exceptions to get the reason; only on the error path.
+  // What Go's scanner accepts and nlohmann does not: bytes that are not
+  // UTF-8 and lone surrogate escapes inside strings, which Go decodes to
+  // U+FFFD. Only on this path, so valid input is never copied.
+  if (auto replaced = with_go_replacement_characters(text)) {
+    doc = json::parse(replaced->begin(), replaced->end(), nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_discarded()) return doc;
+  }
+  // Anything else nlohmann refuses (a number past double's range): its
+  // reason. Run again for it; only on the error path.
   try {
     json ignored = json::parse(text.begin(), text.end());
     (void)ignored;
@@ -390,7 +452,7 @@ Result<json> parse_json(std::string_view text) {
 // Takes a tree apart leaves first. nlohmann's own destructor allocates a
 // stack to flatten a container, and an allocation that fails in a
 // destructor ends the process; emptied this way nothing is allocated. The
-// recursion is bounded by kMaxNestingDepth.
+// recursion is bounded by kGoMaxNestingDepth.
 void dispose(json& j) noexcept {
   if (j.is_array()) {
     auto& items = j.get_ref<json::array_t&>();
@@ -414,13 +476,15 @@ Result<S> parse_top(std::string_view text, const Fields<S>& fields) {
   auto doc = parse_json(text);
   if (!doc) return doc.error();
   DisposedOnExit disposed{*doc};
+  // null decodes into nothing, as Go leaves the struct at its zero value.
+  if (doc->is_null()) *doc = json::object();
   if (!doc->is_object()) {
     DecodeState st;
     st.type_error(*doc, fields.type_name, fields.type_name);
     std::string kind = st.error->message.substr(std::string("json: cannot unmarshal ").size());
     kind = kind.substr(0, kind.find(" into "));
-    return make_error(ErrorCode::invalid_input,
-                      "json: cannot unmarshal " + kind + " into Go value of type " + fields.type_name);
+    return make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + kind + " into Go value of type " +
+                                                    go_type_string(fields.type_name));
   }
   S out{};
   DecodeState st;

@@ -249,7 +249,8 @@ void Transaction::begin_hop() {
   decode_backlog_ = decoder_more_ = response_ended_ = false;
 
   if (url_.scheme != "http" && url_.scheme != "https") {
-    fail(make_error(ErrorCode::invalid_input, "unsupported protocol scheme \"" + url_.scheme + "\""));
+    // tls-client's round tripper words it so (fhttp never sees the request).
+    fail(make_error(ErrorCode::invalid_input, "invalid URL scheme: [" + url_.scheme + "]"));
     return;
   }
   if (url_.hostname.empty()) {

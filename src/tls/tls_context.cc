@@ -14,6 +14,7 @@
 #include "core/base64.h"
 #include "platform/socket_address.h"
 #include "tls/handshake_error_text.h"
+#include "tls/hostname_error_text.h"
 #include "tls/signature_policy.h"
 #include "tls/spec_apply.h"
 #include "tls/trust_store.h"
@@ -232,7 +233,7 @@ Error tls_handshake_error(const SSL* ssl, int ssl_error, const std::string& host
     switch (verify) {
       case X509_V_ERR_HOSTNAME_MISMATCH:
       case X509_V_ERR_IP_ADDRESS_MISMATCH:
-        why = "x509: certificate is not valid for " + host;
+        why = hostname_error_text(bssl::UniquePtr<X509>(SSL_get_peer_certificate(ssl)).get(), host);
         break;
       case X509_V_ERR_CERT_HAS_EXPIRED:
         why = "x509: certificate has expired or is not yet valid: certificate has expired";

@@ -38,15 +38,20 @@ json req(const std::string& url, json extra = json::object()) {
 TEST_CASE("malformed calls", "[bad]") {
   expect_error(call_raw(nullptr), "invalid_input", "null pointer");
   expect_error(call_raw(""), "invalid_input", "unexpected end of JSON input");
-  expect_error(call_raw("{not json"), "invalid_input", "invalid JSON");
+  // Go's scanner's words, which run before any field is decoded.
+  expect_error(call_raw("{not json"), "invalid_input",
+               "invalid character 'n' looking for beginning of object key string");
+  expect_error(call_raw("{\"requestUrl\":\"http://x/\"} x"), "invalid_input",
+               "invalid character 'x' after top-level value");
   expect_error(call_raw("[1,2]"), "invalid_input",
-               "cannot unmarshal array into Go value of type RequestInput");
+               "cannot unmarshal array into Go value of type tls_client_cffi_src.RequestInput");
   expect_error(call_raw("\"str\""), "invalid_input", "cannot unmarshal string");
   expect_error(call_raw("{\"requestUrl\": 5, \"requestMethod\": \"GET\"}"), "invalid_input",
-               "json: cannot unmarshal number 5 into Go struct field RequestInput.requestUrl of type string");
+               "json: cannot unmarshal number into Go struct field RequestInput.requestUrl of type string");
   expect_error(call_raw("{\"timeoutSeconds\": \"10\"}"), "invalid_input", "of type int");
-  expect_error(call_raw("{\"requestUrl\": \"http://a/\xff\xfe\", \"requestMethod\": \"GET\"}"),
-               "invalid_input", "invalid JSON");
+  // Not UTF-8 inside a string: U+FFFD for each byte, as Go decodes it.
+  expect_error(call_raw("{\"requestUrl\": \"http://127.0.0.1:1/\xff\xfe\", \"requestMethod\": \"GET\"}"),
+               "connect", "Get \"http://127.0.0.1:1/%EF%BF%BD%EF%BF%BD\"");
   expect_error(call_raw("{}"), "invalid_input", "no request url or request method provided");
 }
 
@@ -90,13 +95,15 @@ TEST_CASE("bad methods and URLs", "[bad]") {
   expect_error(req("127.0.0.1:8080/x"), "invalid_input",
                "failed to create request object: parse \"127.0.0.1:8080/x\": first path segment in URL "
                "cannot contain colon");
-  expect_error(req("/just/a/path"), "invalid_input", "unsupported protocol scheme \"\"");
+  // tls-client's round tripper's words (fhttp's "unsupported protocol
+  // scheme" is never reached).
+  expect_error(req("/just/a/path"), "invalid_input",
+               "failed to do request: Get \"/just/a/path\": invalid URL scheme: []");
   expect_error(req("http:///nohost"), "invalid_input", "http: no Host in request URL");
-  expect_error(req("ftp://127.0.0.1/file"), "invalid_input", "unsupported protocol scheme \"ftp\"");
+  expect_error(req("ftp://127.0.0.1/file"), "invalid_input", "invalid URL scheme: [ftp]");
   // An opaque URL is printed as Go prints it: no "//".
-  expect_error(
-      req("javascript:alert(1)"), "invalid_input",
-      "failed to do request: Get \"javascript:alert(1)\": unsupported protocol scheme \"javascript\"");
+  expect_error(req("javascript:alert(1)"), "invalid_input",
+               "failed to do request: Get \"javascript:alert(1)\": invalid URL scheme: [javascript]");
   expect_error(req("http://127.0.0.1:70000/"), "invalid_input", "invalid port");
   expect_error(req("http://127.0.0.1:8x/"), "invalid_input", "invalid port");
 }
@@ -195,4 +202,26 @@ TEST_CASE("freeMemory, destroySession and waitNext on nothing", "[bad]") {
   json c = itest::call_fn(itest::lib().getCookiesFromSession,
                           {{"sessionId", "never-existed"}, {"url", "http://x/"}});
   expect_error(c, "invalid_input", "no client found for sessionId: never-existed");
+}
+
+TEST_CASE("conflicting options: tls-client's validateConfig, its order and words", "[bad]") {
+  const std::string prefix = "failed to build client out of request input: invalid config: ";
+  auto with = [](json extra) {
+    json in = {{"requestUrl", "http://127.0.0.1:1/"}, {"requestMethod", "GET"}};
+    for (auto& [k, v] : extra.items()) in[k] = v;
+    return call(in);
+  };
+  expect_error(with({{"withProtocolRacing", true}, {"disableHttp3", true}}), "invalid_input",
+               prefix + "HTTP/3 racing cannot be enabled when HTTP/3 is disabled");
+  expect_error(
+      with(
+          {{"withProtocolRacing", true}, {"forceHttp1", true}, {"disableIPV4", true}, {"disableIPV6", true}}),
+      "invalid_input", prefix + "HTTP/3 racing cannot be enabled when HTTP/1 is forced");
+  expect_error(with({{"disableIPV4", true}, {"disableIPV6", true}}), "invalid_input",
+               prefix + "cannot disable both IPv4 and IPv6");
+  expect_error(with({{"insecureSkipVerify", true}, {"certificatePinningHosts", {{"127.0.0.1", {"AAAA"}}}}}),
+               "invalid_input", prefix + "certificate pinning cannot be used with insecure skip verify");
+  // No pins at all is no conflict: the request goes on (and fails to connect).
+  json r = with({{"insecureSkipVerify", true}, {"certificatePinningHosts", json::object()}});
+  CHECK(r["errorCode"] == "connect");
 }

@@ -184,12 +184,17 @@ TEST_CASE("tls: verification failures each say why; insecureSkipVerify passes th
     const char* url_host;
     const char* expect;
   };
-  for (const Case& c : {Case{"wronghost", "127.0.0.1", "x509: certificate is not valid for 127.0.0.1"},
-                        Case{"good", "localhost-alias", "x509: certificate is not valid for"},
-                        Case{"expired", "127.0.0.1", "certificate has expired"},
-                        Case{"notyet", "127.0.0.1", "certificate is not yet valid"},
-                        Case{"selfsigned", "127.0.0.1", "x509: certificate signed by unknown authority"},
-                        Case{"unknownca", "127.0.0.1", "x509: certificate signed by unknown authority"}}) {
+  // Names as Go's x509.HostnameError gives them: the certificate's own.
+  for (const Case& c :
+       {Case{"wronghost", "127.0.0.1",
+             "x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs"},
+        Case{"wronghost", "localhost-alias",
+             "x509: certificate is valid for wrong.example, not other.example"},
+        Case{"good", "localhost-alias", "x509: certificate is valid for localhost, not other.example"},
+        Case{"expired", "127.0.0.1", "certificate has expired"},
+        Case{"notyet", "127.0.0.1", "certificate is not yet valid"},
+        Case{"selfsigned", "127.0.0.1", "x509: certificate signed by unknown authority"},
+        Case{"unknownca", "127.0.0.1", "x509: certificate signed by unknown authority"}}) {
     INFO(c.cert);
     auto s = s_server(c.cert, {});
     std::string url = s.url;
@@ -234,7 +239,7 @@ TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]"
   CHECK(r["errorCode"] == "tls_verify");
 }
 
-TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSkipVerify does not pass",
+TEST_CASE("tls: certificate pins (SPKI SHA-256); with insecureSkipVerify refused as upstream refuses them",
           "[tls][bad]") {
   auto s = s_server("good", {"-tls1_3"});
   std::string pem = cert_dir() + "/good.pem";
@@ -248,13 +253,20 @@ TEST_CASE("tls: certificate pins (SPKI SHA-256), and a mismatch that insecureSki
   std::string pin(buf);
   while (!pin.empty() && (pin.back() == '\n' || pin.back() == '\r')) pin.pop_back();
   CHECK(get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}})["status"] == 200);
-  json bad = get(
-      s.url, {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}},
-              {"insecureSkipVerify", true}});
+  json bad =
+      get(s.url,
+          {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}}});
   CHECK(bad["status"] == 0);
   CHECK(bad["errorCode"] == "tls_pin");
   CHECK(bad["body"].get<std::string>().find("bad ssl pin detected, found pins: [" + pin) !=
         std::string::npos);
+  // Pins with insecureSkipVerify: tls-client refuses the configuration.
+  json both = get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}, {"insecureSkipVerify", true}});
+  CHECK(both["errorCode"] == "invalid_input");
+  CHECK(
+      both["body"] ==
+      "failed to build client out of request input: invalid config: certificate pinning cannot be used with "
+      "insecure skip verify");
   // A pin for another host does not apply.
   CHECK(get(s.url, {{"certificatePinningHosts", {{"*.example.com", {"AAAA"}}}}})["status"] == 200);
 }

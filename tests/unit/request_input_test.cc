@@ -78,20 +78,32 @@ TEST_CASE("request input: customTlsClient is stored whole", "[abi]") {
 
 TEST_CASE("request input: type errors are worded as Go words them", "[abi]") {
   CHECK(parse_request_input(R"({"requestUrl": 1})").error().message ==
-        "json: cannot unmarshal number 1 into Go struct field RequestInput.requestUrl of type string");
+        "json: cannot unmarshal number into Go struct field RequestInput.requestUrl of type string");
   CHECK(parse_request_input(R"({"followRedirects": "yes"})").error().message ==
         "json: cannot unmarshal string into Go struct field RequestInput.followRedirects of type bool");
   CHECK(parse_request_input(R"({"timeoutSeconds": 1.5})").error().message ==
         "json: cannot unmarshal number 1.5 into Go struct field RequestInput.timeoutSeconds of type int");
   CHECK(parse_request_input(R"({"headers": ["a"]})").error().message ==
-        "json: cannot unmarshal array into Go struct field RequestInput.headers of type map");
+        "json: cannot unmarshal array into Go struct field RequestInput.headers of type map[string]string");
   CHECK(parse_request_input(R"({"customTlsClient": {"recordSizeLimit": 70000}})").error().message ==
-        "json: cannot unmarshal number 70000 into Go struct field CustomTlsClient.recordSizeLimit of type "
-        "uint16");
+        "json: cannot unmarshal number 70000 into Go struct field "
+        "CustomTlsClient.customTlsClient.recordSizeLimit "
+        "of type uint16");
   CHECK(parse_request_input("[]").error().message ==
-        "json: cannot unmarshal array into Go value of type RequestInput");
+        "json: cannot unmarshal array into Go value of type tls_client_cffi_src.RequestInput");
   CHECK(parse_request_input("").error().message == "unexpected end of JSON input");
-  CHECK(parse_request_input("{").error().message.starts_with("invalid JSON: "));
+  CHECK(parse_request_input("{").error().message == "unexpected end of JSON input");
+  CHECK(parse_request_input(R"({"requestCookies": [{"name": 5}]})").error().message ==
+        "json: cannot unmarshal number into Go struct field Cookie.requestCookies.name of type string");
+  CHECK(parse_request_input(R"({"defaultHeaders": {"a": "b"}})").error().message ==
+        "json: cannot unmarshal string into Go struct field RequestInput.defaultHeaders of type []string");
+  CHECK(parse_request_input(R"({"requestCookies": 5})").error().message ==
+        "json: cannot unmarshal number into Go struct field RequestInput.requestCookies of type "
+        "[]tls_client_cffi_src.Cookie");
+  // null is Go's zero value, for the whole input too.
+  CHECK(static_cast<bool>(parse_request_input("null")));
+  // Bytes that are not UTF-8 inside a string: U+FFFD, as Go decodes them.
+  CHECK(parse_request_input("{\"requestUrl\": \"x\xff\"}")->request_url == "x\xef\xbf\xbd");
 }
 
 TEST_CASE("request input: nesting past Go's maxNestingDepth, in Go's words", "[abi]") {
