@@ -164,7 +164,9 @@ struct DnsResolver::Impl final : IoHandler {
       return make_error(ErrorCode::dns, prefix + ": no suitable address found");
     }
     if (status == ARES_SUCCESS) return addrs;
-    if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
+    // A name no DNS server could hold (a label over 63 bytes, a name over
+    // 253): Go's resolver says "no such host" without asking anyone.
+    if (status == ARES_ENOTFOUND || status == ARES_ENODATA || status == ARES_EBADNAME) {
       return make_error(ErrorCode::dns, prefix + ": no such host");
     }
     if (status == ARES_ETIMEOUT) return make_error(ErrorCode::dns, prefix + ": i/o timeout");

@@ -119,6 +119,10 @@ TEST_CASE("network failures", "[bad]") {
   CHECK_FALSE(call_raw("{}").contains("errorState"));
   CHECK(req("ftp://127.0.0.1/file")["errorState"] == "starting");
   expect_error(req("http://no-such-host.invalid/"), "dns", "lookup no-such-host.invalid");
+  // A label over 63 bytes: no DNS name, and Go says so as for any unknown host.
+  const std::string label(64, 'a');
+  expect_error(req("http://" + label + ".example/"), "dns",
+               "dial tcp: lookup " + label + ".example: no such host");
   expect_error(req(h1_servers().raw + "/raw/reset"), "connection_closed", "connection reset by peer");
   expect_error(req(h1_servers().raw + "/raw/truncated"), "connection_closed", "unexpected EOF");
   expect_error(req(h1_servers().raw + "/raw/no-response"), "connection_closed", "EOF");
