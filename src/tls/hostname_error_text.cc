@@ -1,37 +1,34 @@
 #include "tls/hostname_error_text.h"
 
-#include <arpa/inet.h>
-
+#include <algorithm>
 #include <vector>
 
 #include <openssl/x509v3.h>
 
 #include "core/ascii.h"
+#include "platform/socket_address.h"
 
 namespace tlsc {
 namespace {
 
-bool is_ip(const std::string& host) {
-  unsigned char buf[16];
-  return inet_pton(AF_INET, host.c_str(), buf) == 1 || inet_pton(AF_INET6, host.c_str(), buf) == 1;
-}
+bool is_ip(const std::string& host) { return SocketAddress::from_ip_literal(host, 0).has_value(); }
 
 // net.IP's String: dotted IPv4 (IPv4-mapped IPv6 included), else RFC 5952.
 std::string ip_text(const ASN1_OCTET_STRING* ip) {
   const unsigned char* d = ASN1_STRING_get0_data(ip);
   const int n = ASN1_STRING_length(ip);
-  char out[INET6_ADDRSTRLEN] = "";
   static const unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-  if (n == 4) {
-    inet_ntop(AF_INET, d, out, sizeof out);
-  } else if (n == 16 && std::equal(kMapped, kMapped + 12, d)) {
-    inet_ntop(AF_INET, d + 12, out, sizeof out);
+  SocketAddress a;
+  if (n == 4 || (n == 16 && std::equal(kMapped, kMapped + 12, d))) {
+    a.family = IpFamily::v4;
+    std::copy(d + n - 4, d + n, a.ip.begin());
   } else if (n == 16) {
-    inet_ntop(AF_INET6, d, out, sizeof out);
+    a.family = IpFamily::v6;
+    std::copy(d, d + 16, a.ip.begin());
   } else {
     return "?";
   }
-  return out;
+  return a.ip_string();
 }
 
 // Go's matchHostnames, enough for the legacy Common Name case: equal
