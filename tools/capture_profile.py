@@ -489,7 +489,9 @@ def build_profile(name, conns, comment):
     if first.get("protocol") == "h2" and req is not None:
         settings = []
         for sid, val in first["settings"]:
-            settings.append([H2_SETTING_NAMES.get(sid, "0x%04x" % sid), val])
+            # A reserved id (0x?a?a) is the browser's GREASE, drawn per
+            # connection: "GREASE" in the profile, not the one id seen.
+            settings.append(["GREASE" if is_grease(sid) else H2_SETTING_NAMES.get(sid, "0x%04x" % sid), val])
         h2 = {"settings": settings, "connection_flow": first["window_update"],
               "priority_frames": first["priority_frames"],
               "header_priority": req["priority"],

@@ -81,7 +81,7 @@ enum class State {
   e,
   e_sign,
   e0,
-  literal,  // true, false, null: expecting literal_rest[literal_pos]
+  literal,  // in true, false or null: expecting literal_[literal_pos_]
 };
 
 enum class Parse { object_key, object_value, array_value };

@@ -7,6 +7,7 @@
 #include "codec/codec_versions.h"
 #include "http/h2/nghttp2_version.h"
 #include "net/dns_resolver.h"
+#include "platform/build_target.h"
 #include "profiles/identifiers.h"
 #include "profiles/registry.h"
 #include "tls_client.h"
@@ -45,26 +46,6 @@ std::string join(const std::vector<std::string_view>& parts, size_t from, size_t
   return out;
 }
 
-std::string platform_name() {
-#if defined(_WIN32)
-  const char* os = "windows";
-#elif defined(__APPLE__)
-  const char* os = "darwin";
-#else
-  const char* os = "linux";
-#endif
-#if defined(__x86_64__) || defined(_M_X64)
-  const char* arch = "x86_64";
-#elif defined(__aarch64__) || defined(_M_ARM64)
-  const char* arch = "arm64";
-#elif defined(__i386__) || defined(_M_IX86)
-  const char* arch = "x86";
-#else
-  const char* arch = "other";
-#endif
-  return std::string(os) + "-" + arch;
-}
-
 }  // namespace
 
 ProfileNameParts split_profile_name(std::string_view name) {
@@ -101,7 +82,7 @@ std::string library_info_json() {
         {"version", TLS_CLIENT_CPP_UPSTREAM_VERSION},
         // Merged or in review upstream after that commit, and followed here.
         {"pullRequests", {"#247 streaming", "#251 WebSocket", "#259 chrome_150", "#265 chrome_152"}}}},
-      {"platform", platform_name()},
+      {"platform", kBuildTarget},
       {"dependencies",
        {{"boringssl", TLSC_BORINGSSL_SOURCE},
         {"nghttp2", nghttp2_library_version() + " (" TLSC_NGHTTP2_SOURCE ")"},

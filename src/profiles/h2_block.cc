@@ -19,6 +19,7 @@ std::optional<uint16_t> setting_id(const json& v) {
   }
   if (!v.is_string()) return std::nullopt;
   const std::string& s = v.get_ref<const std::string&>();
+  if (s == "GREASE") return kGreaseSettingId;
   if (auto id = h2_setting_id(s)) return id;
   std::string_view digits = s;
   int base = 10;

@@ -2,6 +2,7 @@
 // server (tests/servers/h2_capture_server.cc) records the client's frames
 // and computes the Akamai fingerprint; the tests assert it exactly.
 #include <memory>
+#include <set>
 
 #include <catch2/catch.hpp>
 
@@ -64,6 +65,27 @@ TEST_CASE("h2: the default profile speaks HTTP/2 with Chrome 133's frames", "[h2
                                                         "accept-encoding"});
   CHECK(s["headers"][3][1] == "/path?q=1");
   CHECK(s["headers"][7][1] == "gzip, deflate, br");
+}
+
+TEST_CASE("h2: a GREASE setting in a profile is a reserved id drawn per connection", "[h2][h2-fingerprint]") {
+  // tests/integration/data/user_profiles/test_h2_grease.json: ["GREASE", 7]
+  // as its second setting.
+  auto server = capture_server();
+  std::set<int> ids;
+  for (int i = 0; i < 8; ++i) {
+    json r = get(server.url + "/", {{"tlsClientIdentifier", "test_h2_grease"},
+                                    {"sessionId", "h2-grease-" + std::to_string(i)}});
+    json cap = json::parse(r["body"].get<std::string>());
+    REQUIRE(cap["settings"].size() == 5);
+    CHECK(cap["settings"][0] == json::array({1, 65536}));
+    const int id = cap["settings"][1][0];
+    CHECK((id & 0x0f0f) == 0x0a0a);
+    CHECK((id >> 12) == ((id >> 4) & 0xf));
+    CHECK(cap["settings"][1][1] == 7);
+    CHECK(cap["settings"][2] == json::array({2, 0}));
+    ids.insert(id);
+  }
+  CHECK(ids.size() >= 2);  // all 8 alike: 16^-7
 }
 
 TEST_CASE("h2: a customTlsClient's HTTP/2 fields decide every frame", "[h2][h2-fingerprint]") {

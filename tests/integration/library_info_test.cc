@@ -43,9 +43,10 @@ TEST_CASE("tlsClientCppInfo names the build, the upstream it follows and every p
     INFO(f);
     CHECK(listed.count(f) == 1);
   }
-  // The user's file from TLS_CLIENT_PROFILES_DIR (support.cc) is listed too.
-  CHECK(listed.size() == files.size() + 1);
+  // The user's files from TLS_CLIENT_PROFILES_DIR (support.cc) are listed too.
+  CHECK(listed.size() == files.size() + 2);
   CHECK(listed.count("test_user_profile") == 1);
+  CHECK(listed.count("test_h2_grease") == 1);
 
   auto find = [&](const std::string& name) {
     for (const json& p : info["profiles"])

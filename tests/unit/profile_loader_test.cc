@@ -187,3 +187,21 @@ TEST_CASE("profile registry: a user file replaces a built-in identifier; two use
   REQUIRE(none.problems.size() == 1);
   CHECK(none.problems[0].reason.starts_with("cannot read the directory"));
 }
+
+TEST_CASE("profile parser: a GREASE HTTP/2 setting, drawn per connection", "[profiles]") {
+  auto p = parse_profile(
+      minimal("x_grease", "", R"(, "http2": {"settings": [["HEADER_TABLE_SIZE", 65536], ["GREASE", 7]]})"));
+  REQUIRE(p);
+  REQUIRE(p->h2.settings.size() == 2);
+  CHECK(p->h2.settings[1] == std::pair<uint16_t, uint32_t>{tlsc::kGreaseSettingId, 7});
+  CHECK(p->h2.akamai().starts_with("1:65536;GREASE:7|"));
+  // The ids a connection may draw: 0x0a0a, 0x1a1a, ... 0xfafa.
+  std::set<uint16_t> ids;
+  for (uint32_t draw = 0; draw < 64; ++draw) ids.insert(tlsc::grease_setting_id(draw));
+  CHECK(ids.size() == 16);
+  CHECK(*ids.begin() == 0x0a0a);
+  CHECK(*ids.rbegin() == 0xfafa);
+  for (uint16_t id : ids) CHECK((id & 0x0f0f) == 0x0a0a);
+  // Lower case is no setting name.
+  CHECK(!parse_profile(minimal("x_grease", "", R"(, "http2": {"settings": [["grease", 7]]})")));
+}

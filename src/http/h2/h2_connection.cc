@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
+#include <random>
 
 #include "http/h2/h2_response_block.h"
 #include "wire/header_canon.h"
@@ -360,7 +362,14 @@ std::optional<Error> H2Connection::start(const H2Fingerprint& f) {
 
   std::vector<nghttp2_settings_entry> iv;
   iv.reserve(f.settings.size());
-  for (auto [id, value] : f.settings) iv.push_back({id, value});
+  std::optional<uint16_t> grease_id;  // one per connection, as Chrome draws it
+  for (auto [id, value] : f.settings) {
+    if (id == kGreaseSettingId) {
+      if (!grease_id) grease_id = grease_setting_id(std::random_device{}());
+      id = *grease_id;
+    }
+    iv.push_back({id, value});
+  }
   if (nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, iv.data(), iv.size()) != 0) {
     return make_error(ErrorCode::invalid_input, "http2: the profile's SETTINGS are invalid");
   }

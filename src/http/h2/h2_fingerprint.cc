@@ -37,7 +37,9 @@ std::string H2Fingerprint::akamai() const {
   std::string out;
   for (size_t i = 0; i < settings.size(); ++i) {
     if (i) out += ';';
-    out += std::to_string(settings[i].first) + ':' + std::to_string(settings[i].second);
+    out +=
+        (settings[i].first == kGreaseSettingId ? std::string("GREASE") : std::to_string(settings[i].first)) +
+        ':' + std::to_string(settings[i].second);
   }
   out += '|' + std::to_string(connection_flow) + '|';
   if (priority_frames.empty()) out += '0';

@@ -29,8 +29,19 @@ struct H2PriorityFrame {
 // fhttp's transportDefaultConnFlow: what it sends when a profile names none.
 inline constexpr uint32_t kFhttpDefaultConnectionFlow = 15663105;
 
+// A settings id that stands for a GREASE setting: a reserved id of the form
+// 0x?a?a drawn per connection (Chrome's HTTP/2 settings GREASE). 0 is no
+// setting of HTTP/2's, so it cannot clash with one a profile names.
+inline constexpr uint16_t kGreaseSettingId = 0;
+
+// The id a connection sends for kGreaseSettingId: 0x0a0a, 0x1a1a, ... 0xfafa,
+// picked from `draw` (any number).
+inline uint16_t grease_setting_id(uint32_t draw) {
+  return static_cast<uint16_t>(0x0a0a + 0x1010 * (draw % 16));
+}
+
 struct H2Fingerprint {
-  std::vector<std::pair<uint16_t, uint32_t>> settings;  // wire order
+  std::vector<std::pair<uint16_t, uint32_t>> settings;  // wire order; kGreaseSettingId for GREASE
   uint32_t connection_flow = kFhttpDefaultConnectionFlow;
   std::vector<H2PriorityFrame> priority_frames;
   // nullopt: HEADERS frames carry no PRIORITY flag.
@@ -39,7 +50,7 @@ struct H2Fingerprint {
   uint32_t first_stream_id = 1;
 
   // The Akamai HTTP/2 fingerprint this client shows:
-  // "1:65536;2:0|15663105|0|m,a,s,p".
+  // "1:65536;2:0|15663105|0|m,a,s,p" (a GREASE setting as "GREASE:value").
   std::string akamai() const;
   // The value of a setting this client sends, if it sends it.
   std::optional<uint32_t> setting(uint16_t id) const;
