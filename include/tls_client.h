@@ -10,9 +10,11 @@
 #define TLS_CLIENT_H
 
 /* This library's version, and the tls-client whose behaviour it follows
- * (`git describe` of upstream's commit; its newer pull requests that are
- * followed too are listed by tlsClientCppInfo). CMakeLists.txt refuses to
- * configure when TLS_CLIENT_CPP_VERSION differs from its project version. */
+ * (`git describe` of upstream's commit). A loaded library says the same,
+ * with the pull requests followed since, the dependencies and the profiles,
+ * in the "tlsClientCpp" object of destroySession's answer. CMakeLists.txt
+ * refuses to configure when TLS_CLIENT_CPP_VERSION differs from its project
+ * version. */
 #define TLS_CLIENT_CPP_VERSION "0.1.0"
 #define TLS_CLIENT_CPP_UPSTREAM_VERSION "v1.14.0-12-ga57772f"
 
@@ -46,7 +48,13 @@ char* freeMemory(char* response_id);
 
 /* Forgets the session {"sessionId"} and closes its connections; requests of
  * that session still in flight finish with an error. Returns {"id",
- * "success"}, owned until freeMemory(id). Unknown sessions succeed. */
+ * "success", "tlsClientCpp"}, owned until freeMemory(id). Unknown sessions
+ * succeed. "tlsClientCpp" (ours; upstream's bindings ignore it) says which
+ * build is loaded: {"name", "version", "upstream": {"repository",
+ * "version", "pullRequests"}, "platform", "dependencies": {name: version},
+ * "defaultProfile", "profiles": [{"name", "aliases", "client",
+ * "clientVersion", "variant"}]}, the user's profiles from
+ * TLS_CLIENT_PROFILES_DIR included. */
 char* destroySession(char* json);
 
 /* Forgets every session, as destroySession does for each. Returns {"id",
@@ -128,14 +136,6 @@ char* wsWrite(char* json);
 /* {"connectionId"}: closes the socket (no close frame, as upstream);
    {"id", "success": true}. */
 char* wsClose(char* json);
-
-/* Not upstream's: which build is loaded. Returns a JSON object that lives as
- * long as the process (never pass it to freeMemory): {"name", "version",
- * "upstream": {"repository", "version", "pullRequests"}, "platform",
- * "dependencies": {name: version}, "defaultProfile", "profiles":
- * [{"name", "aliases", "client", "clientVersion", "variant"}]}, the profiles
- * including the user's from TLS_CLIENT_PROFILES_DIR. */
-const char* tlsClientCppInfo(void);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 # a symbol bound to Node's own OpenSSL, c-ares or zlib would break inside Node.
 set -euo pipefail
 lib="$1"
-expected="addCookiesToSession cancelRequest cancelStream destroyAll destroySession freeMemory getCookiesFromSession readStream readStreamAll request requestAsync requestStream setNotify tlsClientCppInfo waitNext wsClose wsConnect wsRead wsWrite"
+expected="addCookiesToSession cancelRequest cancelStream destroyAll destroySession freeMemory getCookiesFromSession readStream readStreamAll request requestAsync requestStream setNotify waitNext wsClose wsConnect wsRead wsWrite"
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWwDdBbRrVv]$/ {print $3}' | sed 's/@.*//' | sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$exported" != "$expected" ]; then
   echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1

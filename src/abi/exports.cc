@@ -169,13 +169,26 @@ void close_sessions_on_loop(Runtime& rt, std::vector<std::shared_ptr<Session>> s
 
 char* destroy_output() { return keep_success(true); }
 
+// destroySession's answer also says which build is loaded ("tlsClientCpp",
+// a field upstream's bindings ignore): the one place a caller can ask
+// without a request, since an unknown sessionId is destroyed as a no-op.
+char* destroy_session_output() {
+  std::string id = new_uuid();
+  std::string json = "{\"id\":";
+  append_json_string(json, id);
+  json.append(",\"success\":true,\"tlsClientCpp\":");
+  json.append(library_info_json());
+  json.push_back('}');
+  return Runtime::get().returned().keep(id, std::move(json));
+}
+
 char* do_destroy_session(const char* json) {
   if (json == nullptr) return keep_error(std::nullopt, null_input("destroySession"));
   auto input = parse_session_input(view_of(json));
   if (!input) return keep_error(std::nullopt, input.error());
   Runtime& rt = Runtime::get();
   if (auto s = rt.sessions().remove(input->session_id)) close_sessions_on_loop(rt, {s});
-  return destroy_output();
+  return destroy_session_output();
 }
 
 char* do_destroy_all() {
@@ -359,17 +372,4 @@ __attribute__((visibility("default"))) char* wsWrite(char* json) {
 __attribute__((visibility("default"))) char* wsClose(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_close(json); });
 }
-
-__attribute__((visibility("default"))) const char* tlsClientCppInfo(void) {
-  try {
-    // Made once (the profile list is fixed once read) and kept for the
-    // life of the process, so callers never free it.
-    static const std::string info = tlsc::library_info_json();
-    return info.c_str();
-  } catch (...) {
-    // No memory for it now: the version at least (the next call retries).
-    return "{\"name\":\"tls-client-cpp\",\"version\":\"" TLS_CLIENT_CPP_VERSION "\"}";
-  }
-}
-
 }  // extern "C"

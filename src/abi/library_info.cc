@@ -64,36 +64,39 @@ ProfileNameParts split_profile_name(std::string_view name) {
           join(parts, variant_from, parts.size(), '_')};
 }
 
-std::string library_info_json() {
-  nlohmann::json profiles = nlohmann::json::array();
-  for (const Profile& p : all_profiles()) {
-    const ProfileNameParts parts = split_profile_name(p.name);
-    profiles.push_back({{"name", p.name},
-                        {"aliases", p.aliases},
-                        {"client", parts.client},
-                        {"clientVersion", parts.version},
-                        {"variant", parts.variant}});
-  }
-  const nlohmann::json info = {
-      {"name", "tls-client-cpp"},
-      {"version", TLS_CLIENT_CPP_VERSION},
-      {"upstream",
-       {{"repository", "github.com/bogdanfinn/tls-client"},
-        {"version", TLS_CLIENT_CPP_UPSTREAM_VERSION},
-        // Merged or in review upstream after that commit, and followed here.
-        {"pullRequests", {"#247 streaming", "#251 WebSocket", "#259 chrome_150", "#265 chrome_152"}}}},
-      {"platform", kBuildTarget},
-      {"dependencies",
-       {{"boringssl", TLSC_BORINGSSL_SOURCE},
-        {"nghttp2", nghttp2_library_version() + " (" TLSC_NGHTTP2_SOURCE ")"},
-        {"c-ares", cares_library_version()},
-        {"zlib", zlib_library_version()},
-        {"brotli", brotli_library_version()},
-        {"zstd", zstd_library_version()}}},
-      {"defaultProfile", kDefaultProfile},
-      {"profiles", std::move(profiles)},
-  };
-  return info.dump();
+const std::string& library_info_json() {
+  static const std::string info = [] {
+    nlohmann::json profiles = nlohmann::json::array();
+    for (const Profile& p : all_profiles()) {
+      const ProfileNameParts parts = split_profile_name(p.name);
+      profiles.push_back({{"name", p.name},
+                          {"aliases", p.aliases},
+                          {"client", parts.client},
+                          {"clientVersion", parts.version},
+                          {"variant", parts.variant}});
+    }
+    const nlohmann::json doc = {
+        {"name", "tls-client-cpp"},
+        {"version", TLS_CLIENT_CPP_VERSION},
+        {"upstream",
+         {{"repository", "github.com/bogdanfinn/tls-client"},
+          {"version", TLS_CLIENT_CPP_UPSTREAM_VERSION},
+          // Merged or in review upstream after that commit, and followed here.
+          {"pullRequests", {"#247 streaming", "#251 WebSocket", "#259 chrome_150", "#265 chrome_152"}}}},
+        {"platform", kBuildTarget},
+        {"dependencies",
+         {{"boringssl", TLSC_BORINGSSL_SOURCE},
+          {"nghttp2", nghttp2_library_version() + " (" TLSC_NGHTTP2_SOURCE ")"},
+          {"c-ares", cares_library_version()},
+          {"zlib", zlib_library_version()},
+          {"brotli", brotli_library_version()},
+          {"zstd", zstd_library_version()}}},
+        {"defaultProfile", kDefaultProfile},
+        {"profiles", std::move(profiles)},
+    };
+    return doc.dump();
+  }();
+  return info;
 }
 
 }  // namespace tlsc

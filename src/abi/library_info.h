@@ -1,4 +1,4 @@
-// What tlsClientCppInfo answers: which build is loaded (our version, the
+// The "tlsClientCpp" object of destroySession's answer: which build is loaded (our version, the
 // upstream behaviour it follows, the dependencies linked in) and every
 // profile identifier it knows, so that a user can tell builds apart and a
 // tool can list profiles through the ABI alone.
@@ -19,7 +19,8 @@ struct ProfileNameParts {
 };
 ProfileNameParts split_profile_name(std::string_view name);
 
-// The JSON object (include/tls_client.h, abi/CONTRACT.md).
-std::string library_info_json();
+// The JSON object (include/tls_client.h, abi/CONTRACT.md), made once (the
+// profile list is fixed once read).
+const std::string& library_info_json();
 
 }  // namespace tlsc

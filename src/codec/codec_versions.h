@@ -1,5 +1,5 @@
 // The versions of the compression libraries linked in (zlib, brotli, zstd),
-// for tlsClientCppInfo: a user tells builds apart by them.
+// for the build information destroySession answers with: a user tells builds apart by them.
 #pragma once
 
 #include <string>

@@ -35,7 +35,7 @@ class DnsResolver {
   std::unique_ptr<Impl> impl_;
 };
 
-// The version of the c-ares linked in, for tlsClientCppInfo.
+// The version of the c-ares linked in, for the build information destroySession answers with.
 std::string cares_library_version();
 
 }  // namespace tlsc

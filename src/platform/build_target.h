@@ -1,4 +1,4 @@
-// The OS and CPU this library was built for, as tlsClientCppInfo names them
+// The OS and CPU this library was built for, as destroySession's "tlsClientCpp" names them
 // ("linux-x86_64", "windows-x86_64", "darwin-arm64"): which release file of
 // upstream's names a build stands in for.
 #pragma once

@@ -1,6 +1,5 @@
-// tlsClientCppInfo: which build is loaded. The answer must name the header's
-// versions, every profile file compiled in plus the user's, and stay the same
-// string for the life of the process (callers never free it).
+// destroySession's "tlsClientCpp": which build is loaded. It must name the
+// header's versions and every profile file compiled in plus the user's.
 #include <filesystem>
 #include <set>
 
@@ -12,10 +11,10 @@
 using itest::json;
 using itest::lib;
 
-TEST_CASE("tlsClientCppInfo names the build, the upstream it follows and every profile", "[info]") {
-  const char* text = lib().tlsClientCppInfo();
-  REQUIRE(text != nullptr);
-  const json info = json::parse(text);
+TEST_CASE("destroySession's answer names the build, the upstream it follows and every profile", "[info]") {
+  const json answer = itest::call_fn(lib().destroySession, {{"sessionId", "no-such-session-info-test"}});
+  CHECK(answer["success"] == true);
+  const json& info = answer["tlsClientCpp"];
   CHECK(info["name"] == "tls-client-cpp");
   CHECK(info["version"] == TLS_CLIENT_CPP_VERSION);
   CHECK(info["upstream"]["version"] == TLS_CLIENT_CPP_UPSTREAM_VERSION);
@@ -59,5 +58,7 @@ TEST_CASE("tlsClientCppInfo names the build, the upstream it follows and every p
   CHECK(find("chrome_116_PSK_PQ")["variant"] == "PSK_PQ");
   CHECK(find("nike_android_mobile")["clientVersion"] == "");
 
-  CHECK(lib().tlsClientCppInfo() == text);  // the same string every time
+  // The same for every call (made once), and for an existing session too.
+  itest::call({{"requestUrl", "http://127.0.0.1:1/"}, {"requestMethod", "GET"}, {"sessionId", "info-test"}});
+  CHECK(itest::call_fn(lib().destroySession, {{"sessionId", "info-test"}})["tlsClientCpp"] == info);
 }

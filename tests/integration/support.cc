@@ -62,7 +62,6 @@ const Library& lib() {
     x.wsRead = reinterpret_cast<char* (*)(char*)>(sym("wsRead"));
     x.wsWrite = reinterpret_cast<char* (*)(char*)>(sym("wsWrite"));
     x.wsClose = reinterpret_cast<char* (*)(char*)>(sym("wsClose"));
-    x.tlsClientCppInfo = reinterpret_cast<const char* (*)()>(sym("tlsClientCppInfo"));
     return x;
   }();
   return l;

@@ -32,7 +32,6 @@ struct Library {
   char* (*wsRead)(char*);
   char* (*wsWrite)(char*);
   char* (*wsClose)(char*);
-  const char* (*tlsClientCppInfo)();
 };
 
 // Loaded once per process from TLSC_LIBRARY_PATH.

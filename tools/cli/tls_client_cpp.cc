@@ -53,13 +53,21 @@ int usage_error(const std::string& what) {
   return 2;
 }
 
+// Which build is loaded: the "tlsClientCpp" object of destroySession's
+// answer (destroying a session that does not exist is a no-op).
 const json& library_info() {
-  static const json info = json::parse(tlsClientCppInfo());
+  static const json info = [] {
+    std::string input = R"({"sessionId":"tls-client-cpp-info-no-such-session"})";
+    const json answer = json::parse(destroySession(input.data()));
+    std::string id = answer.value("id", std::string());
+    freeMemory(id.data());
+    return answer.value("tlsClientCpp", json::object());
+  }();
   return info;
 }
 
 bool known_profile(const std::string& id) {
-  for (const json& p : library_info()["profiles"]) {
+  for (const json& p : library_info().at("profiles")) {
     if (p["name"] == id) return true;
     for (const json& a : p["aliases"])
       if (a == id) return true;
@@ -198,7 +206,7 @@ int get(const std::vector<std::string>& args) {
       if (a == "--profile") {
         if (!known_profile(*v))
           std::fprintf(stderr, "tls-client-cpp: no profile named %s: the library uses %s (see: tls-client-cpp profiles)\n",
-                       v->c_str(), library_info()["defaultProfile"].get<std::string>().c_str());
+                       v->c_str(), library_info().at("defaultProfile").get<std::string>().c_str());
         input["tlsClientIdentifier"] = *v;
       } else if (a == "--proxy") {
         input["proxyUrl"] = *v;
@@ -267,7 +275,7 @@ int get(const std::vector<std::string>& args) {
 }
 
 int profiles(const std::vector<std::string>& args) {
-  const json& list = library_info()["profiles"];
+  const json& list = library_info().at("profiles");
   if (!args.empty() && args[0] == "--json") {
     std::printf("%s\n", list.dump(2).c_str());
     return 0;
@@ -278,7 +286,7 @@ int profiles(const std::vector<std::string>& args) {
                 p["clientVersion"].get<std::string>().c_str(), p["variant"].get<std::string>().c_str());
   }
   std::printf("(%zu profiles; an unknown identifier gets %s, as upstream)\n", list.size(),
-              library_info()["defaultProfile"].get<std::string>().c_str());
+              library_info().at("defaultProfile").get<std::string>().c_str());
   return 0;
 }
 

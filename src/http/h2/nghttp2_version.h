@@ -1,4 +1,4 @@
-// The version of the nghttp2 linked in, for tlsClientCppInfo.
+// The version of the nghttp2 linked in, for the build information destroySession answers with.
 #pragma once
 
 #include <string>
