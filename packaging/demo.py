@@ -119,17 +119,27 @@ def make_ca(d):
         "-extfile", os.path.join(d, "leaf.ext"))
 
 
-def start_server(build, d):
-    proc = subprocess.Popen([os.path.join(build, "tools", "h2_capture_server"), os.path.join(d, "leaf.pem"),
-                             os.path.join(d, "leaf.key")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def start_child(argv, bound=20):
+    """A server that prints one JSON line once it listens and runs until its
+    stdin closes (the test servers' convention): (process, that JSON), or
+    None if nothing came within `bound` seconds."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = [None]
     t = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
     t.start()
-    t.join(15)
+    t.join(bound)
     if not line[0]:
         proc.kill()
+        return None
+    return proc, json.loads(line[0])
+
+
+def start_server(build, d):
+    started = start_child([os.path.join(build, "tools", "h2_capture_server"), os.path.join(d, "leaf.pem"),
+                           os.path.join(d, "leaf.key")])
+    if started is None:
         sys.exit("demo: the capture server did not start")
-    return proc, json.loads(line[0])["port"]
+    return started[0], started[1]["port"]
 
 
 def request(build, url, profile, headers, ca):

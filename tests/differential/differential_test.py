@@ -25,6 +25,8 @@ import threading
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(REPO, "packaging"))
+import demo  # noqa: E402  (start_child: the test servers' start-up convention)
 SKIP = 77
 
 failures = []
@@ -64,15 +66,10 @@ class Library:
 
 
 def start(argv):
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = [None]
-    t = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
-    t.start()
-    t.join(20)
-    if not line[0]:
-        proc.kill()
+    started = demo.start_child(argv)
+    if started is None:
         raise RuntimeError("server did not start: %s" % argv)
-    return proc, json.loads(line[0])
+    return started
 
 
 # Per-run values that are not about the client: the time, Node's serial
