@@ -15,41 +15,43 @@ namespace {
 
 using json = nlohmann::json;
 
+// What Go's type errors call a JSON value. Go names the number only when it
+// was meant for a number field (out of range, or a fraction for an integer).
+std::string go_kind(const json& v, std::string_view go_type) {
+  switch (v.type()) {
+    case json::value_t::string:
+      return "string";
+    case json::value_t::boolean:
+      return "bool";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    case json::value_t::number_float:
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return go_type.starts_with("int") || go_type.starts_with("uint") || go_type.starts_with("float")
+                 ? "number " + v.dump()
+                 : "number";
+    default:
+      return "value";
+  }
+}
+
 // A type error as Go reports it; the first one wins, like encoding/json.
+// Go names a field by the struct that holds it (`where`) and the path of
+// field names from the top ("CustomTlsClient.customTlsClient.h2Settings"),
+// put together here, on the error path only.
 struct DecodeState {
   std::optional<Error> error;
-  std::vector<std::string> path;  // the Go field names from the top to the field being decoded
+  std::vector<const char*> path;  // the Go field names from the top to the field being decoded
   void type_error(const json& v, std::string_view where, std::string_view go_type) {
     if (error) return;
-    std::string kind;
-    switch (v.type()) {
-      case json::value_t::string:
-        kind = "string";
-        break;
-      case json::value_t::boolean:
-        kind = "bool";
-        break;
-      case json::value_t::array:
-        kind = "array";
-        break;
-      case json::value_t::object:
-        kind = "object";
-        break;
-      case json::value_t::number_float:
-      case json::value_t::number_integer:
-      case json::value_t::number_unsigned:
-        // Go names the number only when it was meant for a number field
-        // (out of range, or a fraction for an integer).
-        kind = go_type.starts_with("int") || go_type.starts_with("uint") || go_type.starts_with("float")
-                   ? "number " + v.dump()
-                   : "number";
-        break;
-      default:
-        kind = "value";
-        break;
-    }
-    error = make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + kind + " into Go struct field " +
-                                                     std::string(where) + " of type " + std::string(go_type));
+    std::string field(where);
+    for (const char* name : path) field.append(".").append(name);
+    error = make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + go_kind(v, go_type) +
+                                                     " into Go struct field " + field + " of type " +
+                                                     std::string(go_type));
   }
 };
 
@@ -228,14 +230,10 @@ struct Fields {
 
   template <class M>
   Fields& add(const char* name, M S::*member) {
-    // Go names a field by the struct that holds it and the path of field
-    // names from the top ("CustomTlsClient.customTlsClient.h2Settings").
     by_folded_name.emplace(ascii_lowercase(name),
                            [member, name, type = type_name](const json& v, S& s, DecodeState& st) {
                              st.path.push_back(name);
-                             std::string where = type;
-                             for (size_t i = 0; i < st.path.size(); ++i) where += "." + st.path[i];
-                             decode(v, s.*member, st, where);
+                             decode(v, s.*member, st, type);
                              st.path.pop_back();
                            });
     return *this;
@@ -472,19 +470,15 @@ struct DisposedOnExit {
 
 template <class S>
 Result<S> parse_top(std::string_view text, const Fields<S>& fields) {
-  if (text.empty()) return make_error(ErrorCode::invalid_input, "unexpected end of JSON input");
   auto doc = parse_json(text);
   if (!doc) return doc.error();
   DisposedOnExit disposed{*doc};
   // null decodes into nothing, as Go leaves the struct at its zero value.
   if (doc->is_null()) *doc = json::object();
   if (!doc->is_object()) {
-    DecodeState st;
-    st.type_error(*doc, fields.type_name, fields.type_name);
-    std::string kind = st.error->message.substr(std::string("json: cannot unmarshal ").size());
-    kind = kind.substr(0, kind.find(" into "));
-    return make_error(ErrorCode::invalid_input, "json: cannot unmarshal " + kind + " into Go value of type " +
-                                                    go_type_string(fields.type_name));
+    const std::string type = go_type_string(fields.type_name);
+    return make_error(ErrorCode::invalid_input,
+                      "json: cannot unmarshal " + go_kind(*doc, type) + " into Go value of type " + type);
   }
   S out{};
   DecodeState st;
