@@ -10,6 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       python3 zstd binutils openssl ccache
       golang-go patch perl gnutls-bin dpkg-dev
       nghttp2-server h2o
+      python3-websockets  # a WebSocket server the tests start (for /usr/bin/python3)
       squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)

@@ -5,8 +5,12 @@ Starts the capture server (tests/servers/h2_capture_server.cc, ALPS on),
 points a client at it, collects what the client sent on each connection
 (the raw ClientHello, the HTTP/2 frames, the first request's headers) and
 writes:
-  - a profile file following profiles/SCHEMA.md (tls, http2, default_headers)
-  - the raw captures as test data (one JSON line per connection).
+  - a profile file following profiles/SCHEMA.md (tls, http2, default_headers,
+    websocket)
+  - the raw captures as test data (one JSON line per connection), and the
+    head of the browser's WebSocket upgrade (websocket_upgrade.txt: a page
+    on a plain-HTTP server of this script opens `new WebSocket(...)`; its
+    Sec-WebSocket-Extensions becomes the profile's websocket.extensions).
 
 Clients:
   --browser chromium   Chromium, headless, fresh user-data-dir and HOME whose
@@ -408,6 +412,69 @@ def run_browser_loads(kind, server, loads, timeout, ca, binary, keep_work):
             shutil.rmtree(work, ignore_errors=True)
 
 
+def capture_websocket_upgrade(kind, timeout, ca, binary):
+    """One browser load of a page that opens a WebSocket to this process; the
+    upgrade request's head as the browser sent it (CRLF lines), or None."""
+    import socket
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    page = ("<html><body><script>new WebSocket('ws://127.0.0.1:%d/ws');</script></body></html>" % port).encode()
+    heads = []
+
+    def serve(deadline):
+        while time.monotonic() < deadline and not heads:
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                continue
+            conn.settimeout(2)
+            data = b""
+            try:
+                while b"\r\n\r\n" not in data and len(data) < 65536:
+                    piece = conn.recv(4096)
+                    if not piece:
+                        break
+                    data += piece
+                head = data.split(b"\r\n\r\n")[0].decode("latin-1")
+                if head.startswith("GET /ws "):
+                    heads.append(head)
+                else:
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n"
+                                 b"Connection: close\r\n\r\n" % len(page) + page)
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    work = tempfile.mkdtemp(prefix="tlsc-capture-ws-")
+    deadline = time.monotonic() + timeout
+    thread = threading.Thread(target=serve, args=(deadline,), daemon=True)
+    thread.start()
+    cmd, env = browser_command(kind, "http://127.0.0.1:%d/" % port, work, ca, binary)
+    log("websocket: " + " ".join(cmd))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    thread.join(timeout + 1)
+    kill_group(proc)
+    listener.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return heads[0] if heads else None
+
+
+def websocket_block(head):
+    """The profile's websocket block from an upgrade head: the extensions
+    the browser offered ({} when it offered none)."""
+    block = {}
+    for line in head.split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "sec-websocket-extensions":
+            block["extensions"] = value.strip()
+    return block
+
+
 # --- the profile ------------------------------------------------------------
 
 def first_request(conn):
@@ -426,7 +493,7 @@ def extension_order(hellos):
     return norm[0], permuted, fixed
 
 
-def build_profile(name, conns, comment):
+def build_profile(name, conns, comment, ws_head=None):
     hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
     h = hellos[0]
     b = h["bodies"]
@@ -506,6 +573,8 @@ def build_profile(name, conns, comment):
     elif req is None and first.get("h1_lines"):
         lines = first["h1_lines"][1:]
         profile["default_headers"] = [[l.split(":", 1)[0], l.split(":", 1)[1].strip()] for l in lines if ":" in l]
+    if ws_head is not None:
+        profile["websocket"] = websocket_block(ws_head)
     summary = {
         "connections": len(conns),
         "ja3": ja3(h),
@@ -548,6 +617,7 @@ def main():
     ap.add_argument("--browser-binary", help="browser executable (default chromium / firefox-esr on PATH)")
     ap.add_argument("--comment", help="the profile's comment")
     ap.add_argument("--keep", action="store_true", help="keep the browser's temporary profile directories")
+    ap.add_argument("--no-websocket", action="store_true", help="skip the WebSocket upgrade capture")
     a = ap.parse_args()
     loads = a.loads or (12 if a.browser == "chromium" else 3)
     out = a.out or os.path.join(REPO, "profiles", a.name + ".json")
@@ -561,7 +631,12 @@ def main():
         comment = a.comment or ("Captured with tools/capture_profile.py from %s (%d connections); raw captures in %s."
                                 % (client, len(conns), os.path.relpath(os.path.dirname(os.path.abspath(
                                     a.from_captures)), REPO)))
-        profile, _ = build_profile(a.name, conns, comment)
+        ws_path = os.path.join(os.path.dirname(os.path.abspath(a.from_captures)), "websocket_upgrade.txt")
+        ws_head = None
+        if os.path.exists(ws_path):
+            with open(ws_path, newline="") as f:
+                ws_head = f.read()
+        profile, _ = build_profile(a.name, conns, comment, ws_head)
         text = dump_profile(profile)
         if a.out == "-":
             sys.stdout.write(text)
@@ -574,6 +649,7 @@ def main():
     logdir = tempfile.mkdtemp(prefix="tlsc-capture-log-")
     server = Server(find_server(a.server), certs, os.path.join(logdir, "captures.jsonl"))
     version = None
+    ws_head = None
     try:
         if a.url_only:
             print("https://localhost:%d/" % server.port, flush=True)
@@ -597,6 +673,10 @@ def main():
                 if not read_connections(server.log_path):
                     shutil.rmtree(logdir, ignore_errors=True)
                     return 1
+            if not a.no_websocket:
+                ws_head = capture_websocket_upgrade(a.browser, a.timeout, os.path.join(certs, "ca.pem"), binary)
+                if ws_head is None:
+                    log("websocket: no upgrade request within %ss" % a.timeout)
     finally:
         server.stop()
     conns = read_connections(server.log_path)
@@ -604,7 +684,7 @@ def main():
     comment = a.comment or ("Captured with tools/capture_profile.py from %s (%d connections); raw captures in %s." %
                             (version or ("--browser " + a.browser if a.browser else "a client"), len(conns),
                              os.path.relpath(data, REPO)))
-    profile, summary = build_profile(a.name, conns, comment)
+    profile, summary = build_profile(a.name, conns, comment, ws_head)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         f.write(dump_profile(profile))
@@ -612,6 +692,9 @@ def main():
     with open(os.path.join(data, "captures.jsonl"), "w") as f:
         for c in conns:
             f.write(json.dumps(c, sort_keys=True) + "\n")
+    if ws_head is not None:
+        with open(os.path.join(data, "websocket_upgrade.txt"), "w", newline="") as f:
+            f.write(ws_head)
     summary["client"] = version or ("url-only" if a.url_only else a.browser)
     with open(os.path.join(data, "summary.json"), "w") as f:
         f.write(json.dumps(summary, indent=2) + "\n")

@@ -447,6 +447,25 @@ REFUSED_BY_SERVERS = {
 }
 
 
+# The Sec-WebSocket-Extensions a browser family offers in a WebSocket
+# upgrade (upstream's client offers none). The values are the real browsers'
+# on this machine (tests/data/browsers/*/websocket_upgrade.txt, Chromium 156
+# and Firefox ESR 153), which both have sent since their permessage-deflate
+# support began (Chrome 32, Firefox 37). Families without a capture here
+# (Safari, OkHttp, the app profiles) offer none, as upstream.
+WEBSOCKET_EXTENSIONS = [
+    (("chrome_", "brave_", "opera_"), "permessage-deflate; client_max_window_bits"),
+    (("firefox_",), "permessage-deflate"),
+]
+
+
+def websocket_block(name):
+    for prefixes, extensions in WEBSOCKET_EXTENSIONS:
+        if name.startswith(prefixes):
+            return {"extensions": extensions}
+    return None
+
+
 def firefox_shares_x25519_key(name, tls):
     """Firefox (NSS) puts one X25519 key in both its X25519MLKEM768 share
     and its x25519 share; utls, and so upstream's firefox_* profiles, make
@@ -680,6 +699,9 @@ def main():
             if h3:
                 doc["http3"] = h3
             doc["allow_http"] = allow_http
+            ws = websocket_block(name)
+            if ws:
+                doc["websocket"] = ws
             exp = expected_mod.expected_wire(spec, sni=args.sni)
             exp["name"] = name
             exp["source"] = doc["comment"]

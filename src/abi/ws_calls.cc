@@ -8,6 +8,7 @@
 #include "abi/returned_json.h"
 #include "core/base64.h"
 #include "http/ws/ws_connection.h"
+#include "profiles/registry.h"
 #include "runtime/runtime.h"
 #include "runtime/ws_channel.h"
 
@@ -79,7 +80,11 @@ char* ws_connect(const char* json) {
                       make_error(ErrorCode::invalid_input,
                                  "failed to create websocket: url cannot be empty for websocket connection"));
   }
-  auto request = make_ws_upgrade(WsUpgradeInput{input->url, input->headers, input->header_order});
+  // The upgrade offers the extensions the profile's browser offers (none
+  // for customTlsClient, as upstream offers none).
+  const Profile* profile = lookup_profile(session->client()->options().profile);
+  auto request = make_ws_upgrade(WsUpgradeInput{input->url, input->headers, input->header_order,
+                                                profile ? profile->websocket_extensions : std::string()});
   if (!request) return keep_error(sid, wrapped("failed to connect websocket: ", request.error()));
 
   WsConnection::Options options;

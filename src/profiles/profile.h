@@ -30,6 +30,10 @@ struct Profile {
   // The browser's own headers in its order (captured profiles); data for
   // callers and tests, not added to requests (upstream adds none).
   std::vector<std::pair<std::string, std::string>> default_headers;
+  // The Sec-WebSocket-Extensions the browser offers in a WebSocket upgrade
+  // ("permessage-deflate; client_max_window_bits" for Chrome); "" offers
+  // none, as upstream's client.
+  std::string websocket_extensions;
 };
 
 // Parses and checks one profile file. The error message names the field

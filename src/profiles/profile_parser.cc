@@ -476,8 +476,10 @@ Result<Profile> parse_profile(std::string_view json_text) {
   json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
   if (doc.is_discarded()) return make_error(ErrorCode::invalid_input, "not valid JSON");
   try {
-    only_keys(doc, {"name", "aliases", "comment", "tls", "http2", "http3", "allow_http", "default_headers"},
-              "profile");
+    only_keys(
+        doc,
+        {"name", "aliases", "comment", "tls", "http2", "http3", "allow_http", "default_headers", "websocket"},
+        "profile");
     Profile p;
     if (!doc.contains("name") || !doc.at("name").is_string() ||
         !valid_profile_identifier(doc.at("name").get_ref<const std::string&>())) {
@@ -514,6 +516,21 @@ Result<Profile> parse_profile(std::string_view json_text) {
           fail("default_headers", "each entry is [name, value], both strings, the name not empty");
         }
         p.default_headers.emplace_back(h[0].get<std::string>(), h[1].get<std::string>());
+      }
+    }
+    if (doc.contains("websocket")) {
+      const json& ws = doc.at("websocket");
+      if (!ws.is_object()) fail("websocket", "expected an object");
+      only_keys(ws, {"extensions"}, "websocket");
+      if (ws.contains("extensions")) {
+        const json& ext = ws.at("extensions");
+        // A header value: visible ASCII, spaces and tabs.
+        if (!ext.is_string() ||
+            !std::all_of(ext.get_ref<const std::string&>().begin(), ext.get_ref<const std::string&>().end(),
+                         [](char c) { return c == ' ' || c == '\t' || (c > 0x20 && c < 0x7f); })) {
+          fail("websocket.extensions", "expected a header value (visible ASCII, spaces and tabs)");
+        }
+        p.websocket_extensions = ext.get<std::string>();
       }
     }
     return p;

@@ -31,8 +31,9 @@ std::optional<Error> WsFrameReader::start_frame() {
   const uint8_t type = b0 & 0x0f;
   frame_type_ = static_cast<WsOpcode>(type);
   std::vector<std::string> faults;
-  // No extension is negotiated, so RSV1 (compression) is a fault too.
-  if (b0 & kRsv1) faults.emplace_back("RSV1 set");
+  // RSV1 is permessage-deflate's, on a message's first frame only.
+  const bool rsv1 = (b0 & kRsv1) != 0;
+  if (rsv1 && !(compression_ && (type == 1 || type == 2))) faults.emplace_back("RSV1 set");
   if (b0 & kRsv2) faults.emplace_back("RSV2 set");
   if (b0 & kRsv3) faults.emplace_back("RSV3 set");
   const uint8_t len7 = b1 & 0x7f;
@@ -67,6 +68,7 @@ std::optional<Error> WsFrameReader::start_frame() {
   }
   if (type == 1 || type == 2) {
     message_type_ = frame_type_;
+    message_compressed_ = rsv1;
     message_.clear();
   }
   control_.clear();
@@ -86,7 +88,7 @@ std::optional<Error> WsFrameReader::end_frame(WsFrameHandler& handler) {
   } else if (frame_final_) {
     std::string done = std::move(message_);
     message_.clear();
-    handler.on_ws_message(message_type_, std::move(done));
+    handler.on_ws_message(message_type_, std::move(done), message_compressed_);
   }
   return std::nullopt;
 }
@@ -137,11 +139,11 @@ std::optional<Error> WsFrameReader::feed(std::string_view in, WsFrameHandler& ha
   }
 }
 
-std::string ws_encode_frame(WsOpcode opcode, bool fin, std::string_view payload,
-                            std::array<uint8_t, 4> mask) {
+std::string ws_encode_frame(WsOpcode opcode, bool fin, std::string_view payload, std::array<uint8_t, 4> mask,
+                            bool rsv1) {
   std::string out;
   out.reserve(payload.size() + 14);
-  out.push_back(static_cast<char>((fin ? kFinBit : 0) | static_cast<uint8_t>(opcode)));
+  out.push_back(static_cast<char>((fin ? kFinBit : 0) | (rsv1 ? kRsv1 : 0) | static_cast<uint8_t>(opcode)));
   const uint64_t n = payload.size();
   if (n < 126) {
     out.push_back(static_cast<char>(kMaskBit | n));

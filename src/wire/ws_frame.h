@@ -24,8 +24,9 @@ constexpr size_t kWsMaxControlPayload = 125;
 // What a reader hands over, one call per complete message or control frame.
 class WsFrameHandler {
  public:
-  // A text or binary message, its fragments joined.
-  virtual void on_ws_message(WsOpcode type, std::string payload) = 0;
+  // A text or binary message, its fragments joined; `compressed`: its
+  // first frame had RSV1 set (permessage-deflate), the payload is DEFLATE.
+  virtual void on_ws_message(WsOpcode type, std::string payload, bool compressed) = 0;
   // ping, pong or close, whole (control frames are never fragmented).
   virtual void on_ws_control(WsOpcode type, std::string_view payload) = 0;
 
@@ -47,6 +48,11 @@ class WsFrameReader {
   std::optional<Error> feed(std::string_view in, WsFrameHandler& handler);
   bool protocol_error() const { return protocol_error_; }
 
+  // permessage-deflate was negotiated: RSV1 on a message's first frame
+  // marks it compressed (RFC 7692 section 6). On a continuation or control
+  // frame, or without the extension, RSV1 stays a fault.
+  void allow_compression() { compression_ = true; }
+
  private:
   enum class State : uint8_t { header, extended_length, payload, failed };
   std::optional<Error> start_frame();
@@ -65,14 +71,18 @@ class WsFrameReader {
   bool frame_final_ = false;
   bool message_final_ = true;  // gorilla's readFinal: no message is open
   WsOpcode message_type_ = WsOpcode::text;
+  bool message_compressed_ = false;
+  bool compression_ = false;
   std::string message_;
   std::string control_;
   std::optional<Error> error_;
   bool protocol_error_ = false;
 };
 
-// One frame to the server, masked with `mask` as a client must.
-std::string ws_encode_frame(WsOpcode opcode, bool fin, std::string_view payload, std::array<uint8_t, 4> mask);
+// One frame to the server, masked with `mask` as a client must; `rsv1`
+// marks the first frame of a compressed message.
+std::string ws_encode_frame(WsOpcode opcode, bool fin, std::string_view payload, std::array<uint8_t, 4> mask,
+                            bool rsv1 = false);
 
 // gorilla's CloseError text: "websocket: close 1000 (normal): bye".
 std::string ws_close_text(int code, std::string_view reason);

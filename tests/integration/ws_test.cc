@@ -52,6 +52,18 @@ json ws_write(const std::string& id, int type, const std::string& data) {
 
 json ws_close(const std::string& id) { return call_fn(lib().wsClose, {{"connectionId", id}}); }
 
+// Python's websockets (Debian's python3-websockets): {"deflate", "plain"} ports.
+const json& python_server() {
+  static itest::ChildServer child(
+      {"/usr/bin/python3", std::string(TLSC_SOURCE_DIR) + "/tests/servers/ws_python_server.py"});
+  if (child.info().value("deflate", 0) == 0) FAIL("ws_python_server.py did not start");
+  return child.info();
+}
+
+std::string python_ws(const char* which, const std::string& path) {
+  return "ws://127.0.0.1:" + std::to_string(int(python_server()[which])) + path;
+}
+
 std::string ws_open(const std::string& url, json extra = json::object()) {
   json c = connect(url, extra);
   REQUIRE(c["status"] == 101);
@@ -110,9 +122,15 @@ TEST_CASE("ws: the upgrade carries the caller's headers in headerOrder, with TLS
   for (size_t i = 0; i < seen["rawHeaders"].size(); i += 2) names.push_back(seen["rawHeaders"][i]);
   // fhttp's order: the listed names first, in the list's order, then the
   // rest sorted by their bytes.
-  const std::vector<std::string> want = {
-      "Origin", "User-Agent", "Host", "X-B", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
-      "Upgrade"};
+  const std::vector<std::string> want = {"Origin",
+                                         "User-Agent",
+                                         "Host",
+                                         "X-B",
+                                         "Connection",
+                                         "Sec-WebSocket-Extensions",
+                                         "Sec-WebSocket-Key",
+                                         "Sec-WebSocket-Version",
+                                         "Upgrade"};
   CHECK(names == want);
   ws_close(id);
 
@@ -125,10 +143,14 @@ TEST_CASE("ws: the upgrade carries the caller's headers in headerOrder, with TLS
     names.push_back(seen["rawHeaders"][i]);
     values.push_back(seen["rawHeaders"][i + 1]);
   }
-  CHECK(names == std::vector<std::string>{"Connection", "Host", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
-                                          "Upgrade", "User-Agent"});
-  CHECK(values[5] == "Go-http-client/1.1");
-  CHECK(values[3] == "13");
+  CHECK(names == std::vector<std::string>{"Connection", "Host", "Sec-WebSocket-Extensions",
+                                          "Sec-WebSocket-Key", "Sec-WebSocket-Version", "Upgrade",
+                                          "User-Agent"});
+  CHECK(values[6] == "Go-http-client/1.1");
+  CHECK(values[4] == "13");
+  // chrome_133 offers what Chromium offers; this server takes no extension.
+  CHECK(values[2] == "permessage-deflate; client_max_window_bits");
+  CHECK(seen["extensions"] == "");
   ws_close(plain);
 }
 
@@ -215,6 +237,12 @@ TEST_CASE("ws: frames no server may send end the connection with gorilla's words
       {"badclose", "websocket: bad close code 1005"},
       {"huge", "websocket: read limit exceeded"},
       {"eof", "websocket: close 1006 (abnormal closure): unexpected EOF"},
+      // RFC 6455 section 8.1 (gorilla passes such text on; abi/COMPAT.md).
+      {"badutf8", "websocket: invalid utf8 payload in text message"},
+      // permessage-deflate taken, then a message that is not DEFLATE, and
+      // one that inflates past the 64 MiB limit.
+      {"deflatebad", "websocket: invalid compressed message"},
+      {"deflatebomb", "websocket: read limit exceeded"},
   };
   for (const auto& [kind, text] : cases) {
     DYNAMIC_SECTION(kind) {
@@ -245,7 +273,8 @@ TEST_CASE("ws: a refused upgrade, a bad URL and bad input answer in the normal s
       {"deflate", "failed to connect websocket: websocket: invalid compression negotiation"},
   };
   for (const auto& [kind, text] : refused) {
-    json r = connect(ws("/bad/" + kind));
+    // safari_ios_18_0 offers no extension, as upstream's client.
+    json r = connect(ws("/bad/" + kind), {{"tlsClientIdentifier", "safari_ios_18_0"}});
     CHECK(r["status"] == 0);
     CHECK(r["body"] == text);
     CHECK(r["errorCode"] == "websocket");
@@ -327,11 +356,16 @@ TEST_CASE("ws: through an HTTP CONNECT proxy (squid) and a SOCKS5 proxy (microso
       const int port = proxy.info().value("port", 0);
       REQUIRE(port > 0);
       const std::string scheme = std::string(kind) == "squid" ? "http://" : "socks5://";
-      const std::string id =
-          ws_open(wss("/echo"), {{"proxyUrl", scheme + "127.0.0.1:" + std::to_string(port)}});
-      CHECK(ws_write(id, 1, "via proxy")["success"] == true);
-      CHECK(ws_read(id)["data"] == "via proxy");
-      ws_close(id);
+      for (const char* path : {"/echo", "/deflate/echo"}) {
+        const std::string id =
+            ws_open(wss(path), {{"proxyUrl", scheme + "127.0.0.1:" + std::to_string(port)}});
+        CHECK(ws_write(id, 1, "via proxy")["success"] == true);
+        CHECK(ws_read(id)["data"] == "via proxy");
+        const std::string big(100000, 'p');
+        CHECK(ws_write(id, 2, itest::base64_encode(big))["success"] == true);
+        CHECK(ws_read(id)["data"] == itest::base64_encode(big));
+        ws_close(id);
+      }
     }
   }
 }
@@ -369,4 +403,136 @@ TEST_CASE("ws: the ClientHello is the profile's, as a forceHttp1 request sends i
   }
   CHECK(records[1] == records[0]);
   CHECK(records[0]["extensions"] == json::array({0, 23, 65281, 10, 11, 16, 5, 13, 51, 45, 43, 27}));
+}
+
+namespace {
+
+// Messages of mixed kinds and sizes (0 bytes to 200 KiB; text is UTF-8 with
+// multi-byte characters, binary every byte value), the same for each seed.
+std::pair<int, std::string> mixed_message(uint32_t seed) {
+  uint32_t x = seed * 2654435761u + 12345;
+  auto next = [&x] { return x = x * 1664525u + 1013904223u; };
+  const uint32_t pick = next() % 100;
+  const size_t size = pick < 60 ? next() % 128 : pick < 95 ? next() % 8192 : next() % (200 * 1024);
+  std::string data;
+  if (next() % 2) {
+    while (data.size() < size)
+      data += (next() % 4 == 0) ? "\xc3\xa9" : std::string(1, char('a' + next() % 26));
+    return {1, data};
+  }
+  data.resize(size);
+  for (auto& c : data) c = static_cast<char>(next() >> 24);
+  return {2, data};
+}
+
+// Writes `count` messages in batches of 100 and reads each echo back.
+void echo_many(const std::string& id, int count) {
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  for (int base = 0; base < count; base += 100) {
+    REQUIRE(Clock::now() < deadline);
+    const int n = std::min(100, count - base);
+    for (int i = 0; i < n; ++i) {
+      auto [type, data] = mixed_message(static_cast<uint32_t>(base + i));
+      json w = ws_write(id, type, type == 2 ? itest::base64_encode(data) : data);
+      REQUIRE(w["success"] == true);
+    }
+    for (int i = 0; i < n; ++i) {
+      auto [type, data] = mixed_message(static_cast<uint32_t>(base + i));
+      json r = ws_read(id);
+      REQUIRE(r["messageType"] == type);
+      if (type == 2) {
+        REQUIRE(itest::base64_decode(r["data"]) == data);
+      } else {
+        REQUIRE(r["data"] == data);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("ws: permessage-deflate as the profile's browser offers it, against ws and Python's websockets",
+          "[ws][deflate]") {
+  // Node's ws: every message compressed, with and without context takeover
+  // (10-bit windows both ways there).
+  for (const char* prefix : {"/deflate", "/deflate-nct"}) {
+    DYNAMIC_SECTION("ws " << prefix) {
+      const std::string id = ws_open(wss(std::string(prefix) + "/headers"));
+      json seen = json::parse(ws_read(id)["data"].get<std::string>());
+      CHECK(seen["extensions"] == "permessage-deflate");
+      echo_many(id, 300);
+      ws_close(id);
+    }
+  }
+  SECTION("python websockets") {
+    const std::string id = ws_open(python_ws("deflate", "/extensions"));
+    CHECK(ws_read(id)["data"] == "permessage-deflate");
+    echo_many(id, 300);
+    ws_close(id);
+    const std::string plain = ws_open(python_ws("plain", "/extensions"));
+    CHECK(ws_read(plain)["data"] == "");
+    echo_many(plain, 100);
+    ws_close(plain);
+  }
+  SECTION("a compressed message from a hand-written server") {
+    const std::string id = ws_open(ws("/bad/deflateok"));
+    CHECK(ws_read(id)["data"] == "squeezed");
+    ws_close(id);
+  }
+}
+
+TEST_CASE("ws: 10,000 messages of mixed kinds and sizes echo back intact", "[ws][deflate]") {
+  SECTION("python websockets, permessage-deflate") {
+    const std::string id = ws_open(python_ws("deflate", "/echo"));
+    echo_many(id, 10000);
+    ws_close(id);
+  }
+  SECTION("node ws, no extension") {
+    const std::string id = ws_open(ws("/echo"));
+    echo_many(id, 10000);
+    ws_close(id);
+  }
+}
+
+TEST_CASE("ws: each profile offers the extensions its browser offers", "[ws][deflate]") {
+  // The real browsers' offers, captured on this machine.
+  auto captured = [](const std::string& name) {
+    std::ifstream f(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + name + "/websocket_upgrade.txt");
+    std::string line, value;
+    while (std::getline(f, line, '\n')) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.rfind("Sec-WebSocket-Extensions: ", 0) == 0) value = line.substr(26);
+    }
+    return value;
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"chromium_156", captured("chromium_156")},
+      {"chrome_146", captured("chromium_156")},
+      {"firefox_153", captured("firefox_153")},
+      {"firefox_147", captured("firefox_153")},
+      {"safari_ios_18_0", ""},
+  };
+  CHECK(cases[0].second == "permessage-deflate; client_max_window_bits");
+  CHECK(cases[2].second == "permessage-deflate");
+  for (const auto& [profile, offer] : cases) {
+    DYNAMIC_SECTION(profile) {
+      const std::string id = ws_open(ws("/deflate/headers"), {{"tlsClientIdentifier", profile}});
+      json seen = json::parse(ws_read(id)["data"].get<std::string>());
+      std::string sent;
+      for (size_t i = 0; i < seen["rawHeaders"].size(); i += 2) {
+        if (seen["rawHeaders"][i] == "Sec-WebSocket-Extensions") sent = seen["rawHeaders"][i + 1];
+      }
+      CHECK(sent == offer);
+      CHECK(seen["extensions"] == (offer.empty() ? "" : "permessage-deflate"));
+      CHECK(ws_write(id, 1, "after")["success"] == true);
+      CHECK(ws_read(id)["data"] == "after");
+      ws_close(id);
+    }
+  }
+  // A caller's own Sec-WebSocket-Extensions replaces the profile's.
+  const std::string id =
+      ws_open(ws("/deflate/headers"), {{"headers", {{"Sec-WebSocket-Extensions", "x-none"}}}});
+  json seen = json::parse(ws_read(id)["data"].get<std::string>());
+  CHECK(seen["extensions"] == "");
+  ws_close(id);
 }

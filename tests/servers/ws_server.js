@@ -17,6 +17,10 @@
 //                         then text "done"; /stats?key=K (a text message on /stats) reports
 //                         {"sent","flushed"}: messages handed to the socket and those it wrote
 //   /bad/<kind>           a raw 101 (or not) and then raw bytes, see BAD below
+//   /deflate/<path>       any of the above on a server with permessage-deflate (every message
+//                         compressed); /deflate-nct/<path> the same with no context takeover
+//                         both ways and 10-bit windows both ways
+// /headers reports "extensions" too: the extension the connection negotiated.
 const fs = require('fs');
 const http = require('http');
 const https = require('https');
@@ -29,12 +33,22 @@ function arg(name, dflt) {
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
 }
 
+const zlib = require('zlib');
 const accept = (key) => crypto.createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
 const frame = (b0, payload) => {
   const p = Buffer.from(payload);
-  if (p.length >= 126) throw new Error('short frames only');
-  return Buffer.concat([Buffer.from([b0, p.length]), p]);
+  let len;
+  if (p.length < 126) len = Buffer.from([p.length]);
+  else if (p.length < 65536) len = Buffer.from([126, p.length >> 8, p.length & 255]);
+  else { len = Buffer.alloc(9); len[0] = 127; len.writeBigUInt64BE(BigInt(p.length), 1); }
+  return Buffer.concat([Buffer.from([b0]), len, p]);
 };
+// A message compressed as permessage-deflate sends it: the 00 00 ff ff tail removed.
+const deflated = (data) => {
+  const d = zlib.deflateRawSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  return d.subarray(0, d.length - 4);
+};
+const PMD = 'Sec-WebSocket-Extensions: permessage-deflate\r\n';
 
 // kind -> [extra 101 headers or a whole head, bytes after it]
 const BAD = {
@@ -52,13 +66,21 @@ const BAD = {
   status200: () => ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nno', null],
   deflate: () => ['Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_no_context_takeover\r\n', null],
   silent: () => ['', null],                                             // never answers
+  badutf8: () => [null, frame(0x81, Buffer.from([0x68, 0xc3, 0x28]))],  // a text frame that is not UTF-8
+  deflatebad: () => [PMD, frame(0xc1, Buffer.from([0xff, 0xff, 0xff]))], // RSV1, not DEFLATE
+  deflatebomb: () => [PMD, frame(0xc2, deflated(Buffer.alloc((64 << 20) + 1)))], // inflates past 64 MiB
+  deflateok: () => [PMD, frame(0xc1, deflated(Buffer.from('squeezed')))],
 };
 
 const stats = new Map();
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+const wssDeflate = new WebSocketServer({ noServer: true, perMessageDeflate: { threshold: 0 } });
+const wssDeflateNct = new WebSocketServer({ noServer: true, perMessageDeflate: { threshold: 0,
+  serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 10, clientMaxWindowBits: 10 } });
 
-function serve(ws, req) {
+function serve(ws, req, pathname) {
   const url = new URL(req.url, 'http://x');
+  url.pathname = pathname;
   const q = (k, d) => url.searchParams.get(k) ?? d;
   ws.on('error', () => {});
   switch (url.pathname) {
@@ -67,7 +89,7 @@ function serve(ws, req) {
       return;
     case '/headers':
       ws.send(JSON.stringify({ rawHeaders: req.rawHeaders, alpn: req.socket.alpnProtocol || '', url: req.url,
-        httpVersion: req.httpVersion }));
+        httpVersion: req.httpVersion, extensions: ws.extensions }));
       ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
       return;
     case '/close':
@@ -116,7 +138,12 @@ function onUpgrade(req, socket, head) {
     if (!bytes || url.pathname === '/bad/eof') socket.end();
     return;
   }
-  wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req));
+  for (const [prefix, server] of [['/deflate-nct/', wssDeflateNct], ['/deflate/', wssDeflate]]) {
+    if (url.pathname.startsWith(prefix)) {
+      return server.handleUpgrade(req, socket, head, (ws) => serve(ws, req, url.pathname.slice(prefix.length - 1)));
+    }
+  }
+  wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, url.pathname));
 }
 
 const tlsServer = https.createServer({ cert: fs.readFileSync(arg('--cert')), key: fs.readFileSync(arg('--key')),

@@ -14,8 +14,8 @@ namespace {
 
 struct Recorder final : tlsc::WsFrameHandler {
   std::vector<std::pair<int, std::string>> events;
-  void on_ws_message(WsOpcode type, std::string payload) override {
-    events.emplace_back(static_cast<int>(type), std::move(payload));
+  void on_ws_message(WsOpcode type, std::string payload, bool compressed) override {
+    events.emplace_back(static_cast<int>(type) | (compressed ? 0x40 : 0), std::move(payload));
   }
   void on_ws_control(WsOpcode type, std::string_view payload) override {
     events.emplace_back(static_cast<int>(type), std::string(payload));
@@ -122,28 +122,29 @@ TEST_CASE("ws upgrade: RFC 6455's accept key, and the checks of the 101", "[ws]"
   h.headers = {{"Upgrade", "WebSocket"},
                {"Connection", "keep-alive, Upgrade"},
                {"Sec-Websocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="}};
-  CHECK_FALSE(tlsc::check_ws_upgrade_response(h, "dGhlIHNhbXBsZSBub25jZQ=="));
+  tlsc::WsUpgradeRequest req;
+  req.key = "dGhlIHNhbXBsZSBub25jZQ==";
+  auto ok = tlsc::check_ws_upgrade_response(h, req);
+  REQUIRE(ok);
+  CHECK_FALSE(*ok);
   auto bad = h;
   bad.status = 200;
-  CHECK(tlsc::check_ws_upgrade_response(bad, "dGhlIHNhbXBsZSBub25jZQ==")->message ==
-        "websocket: bad handshake");
+  CHECK(tlsc::check_ws_upgrade_response(bad, req).error().message == "websocket: bad handshake");
   bad = h;
   bad.headers[1].second = "keep-alive";
-  CHECK(tlsc::check_ws_upgrade_response(bad, "dGhlIHNhbXBsZSBub25jZQ==")->message ==
-        "websocket: bad handshake");
+  CHECK(tlsc::check_ws_upgrade_response(bad, req).error().message == "websocket: bad handshake");
   bad = h;
   bad.headers[2].second = "x";
-  CHECK(tlsc::check_ws_upgrade_response(bad, "dGhlIHNhbXBsZSBub25jZQ==")->message ==
-        "websocket: bad handshake");
+  CHECK(tlsc::check_ws_upgrade_response(bad, req).error().message == "websocket: bad handshake");
   bad = h;
   bad.headers.emplace_back("Sec-Websocket-Extensions", "permessage-deflate");
-  CHECK(tlsc::check_ws_upgrade_response(bad, "dGhlIHNhbXBsZSBub25jZQ==")->message ==
+  CHECK(tlsc::check_ws_upgrade_response(bad, req).error().message ==
         "websocket: invalid compression negotiation");
 }
 
 TEST_CASE("ws upgrade: the request as fhttp writes it, and gorilla's refusals", "[ws]") {
-  auto r =
-      tlsc::make_ws_upgrade({"wss://example.test:8443/chat?room=1#frag", {{"Origin", "https://a.test"}}, {}});
+  auto r = tlsc::make_ws_upgrade(
+      {"wss://example.test:8443/chat?room=1#frag", {{"Origin", "https://a.test"}}, {}, ""});
   REQUIRE(r);
   CHECK(r->url.scheme == "https");
   CHECK(r->key.size() == 24);
@@ -156,12 +157,12 @@ TEST_CASE("ws upgrade: the request as fhttp writes it, and gorilla's refusals", 
   CHECK(r->bytes == want_prefix);
   // The caller's exact "Sec-WebSocket-Key" replaces the generated key.
   r = tlsc::make_ws_upgrade(
-      {"ws://h/", {{"Sec-WebSocket-Key", "mine"}, {"Host", "other"}}, {"HOST", "sec-websocket-key"}});
+      {"ws://h/", {{"Sec-WebSocket-Key", "mine"}, {"Host", "other"}}, {"HOST", "sec-websocket-key"}, ""});
   REQUIRE(r);
   CHECK(r->key == "mine");
   CHECK(r->bytes.rfind("GET / HTTP/1.1\r\nHost: other\r\nSec-WebSocket-Key: mine\r\n", 0) == 0);
-  CHECK(tlsc::make_ws_upgrade({"http://h/", {}, {}}).error().message == "malformed ws or wss URL");
-  CHECK(tlsc::make_ws_upgrade({"ws://u:p@h/", {}, {}}).error().message == "malformed ws or wss URL");
-  CHECK(tlsc::make_ws_upgrade({"ws://h/", {{"Connection", "x"}}, {}}).error().message ==
+  CHECK(tlsc::make_ws_upgrade({"http://h/", {}, {}, ""}).error().message == "malformed ws or wss URL");
+  CHECK(tlsc::make_ws_upgrade({"ws://u:p@h/", {}, {}, ""}).error().message == "malformed ws or wss URL");
+  CHECK(tlsc::make_ws_upgrade({"ws://h/", {{"Connection", "x"}}, {}, ""}).error().message ==
         "websocket: duplicate header not allowed: Connection");
 }

@@ -11,6 +11,7 @@ namespace tlsc {
 namespace {
 
 constexpr int kCloseProtocolError = 1002;
+constexpr int kCloseInvalidPayload = 1007;
 constexpr int kCloseMessageTooBig = 1009;
 
 bool is_data(int t) { return t == 1 || t == 2; }
@@ -122,9 +123,18 @@ void WsConnection::on_stream_data(std::string_view data) {
       return;
     }
     if (!head_parser_.head_complete()) return;
-    if (auto e = check_ws_upgrade_response(head_parser_.head(), request_.key)) {
-      fail(*e);
+    auto deflate = check_ws_upgrade_response(head_parser_.head(), request_);
+    if (!deflate) {
+      fail(deflate.error());
       return;
+    }
+    if (*deflate) {
+      const WsDeflateParams& p = **deflate;
+      frames_.allow_compression();
+      inflater_ = std::make_unique<WsInflater>(p.server_no_context_takeover);
+      // zlib writes no 8-bit window: with that limit messages go uncompressed.
+      if (p.client_max_window_bits >= 9)
+        deflater_ = std::make_unique<WsDeflater>(p.client_max_window_bits, p.client_no_context_takeover);
     }
     open_ = true;
     if (handshake_timer_) {
@@ -165,9 +175,32 @@ void WsConnection::on_stream_closed(const Error* error) {
   }
 }
 
-void WsConnection::on_ws_message(WsOpcode type, std::string payload) {
+void WsConnection::on_ws_message(WsOpcode type, std::string payload, bool compressed) {
   if (failed_) return;
+  if (compressed) {
+    auto inflated = inflater_->inflate(payload, options_.max_message);
+    if (!inflated) {
+      protocol_failure(inflater_->limit_exceeded() ? kCloseMessageTooBig : kCloseInvalidPayload,
+                       inflated.error());
+      return;
+    }
+    payload = std::move(*inflated);
+  }
+  // RFC 6455 section 8.1: a text message that is not UTF-8 fails the
+  // connection (gorilla passes it on; abi/COMPAT.md).
+  if (type == WsOpcode::text && !charset::detail::valid_utf8(payload)) {
+    protocol_failure(kCloseInvalidPayload,
+                     make_error(ErrorCode::websocket, "websocket: invalid utf8 payload in text message"));
+    return;
+  }
   if (!events_->on_ws_message(type, std::move(payload)) && stream_) stream_->pause_reading(true);
+}
+
+void WsConnection::protocol_failure(int code, Error error) {
+  protocol_close(code, code == kCloseMessageTooBig
+                           ? std::string_view()
+                           : std::string_view(error.message).substr(std::string_view("websocket: ").size()));
+  fail(std::move(error));
 }
 
 void WsConnection::on_ws_control(WsOpcode type, std::string_view payload) {
@@ -212,11 +245,11 @@ void WsConnection::protocol_close(int code, std::string_view text) {
   close_sent_ = true;
 }
 
-void WsConnection::write_frame(WsOpcode op, bool fin, std::string_view payload) {
+void WsConnection::write_frame(WsOpcode op, bool fin, std::string_view payload, bool rsv1) {
   if (!stream_) return;
   std::array<uint8_t, 4> mask{};
   secure_random_bytes(mask.data(), mask.size());
-  stream_->write(ws_encode_frame(op, fin, payload, mask));
+  stream_->write(ws_encode_frame(op, fin, payload, mask, rsv1));
 }
 
 std::optional<Error> WsConnection::send(int message_type, std::string_view payload) {
@@ -234,6 +267,12 @@ std::optional<Error> WsConnection::send(int message_type, std::string_view paylo
     if (op == WsOpcode::close) close_sent_ = true;
     return std::nullopt;
   }
+  // With permessage-deflate every non-empty message goes compressed, RSV1
+  // on its first frame (an empty one is sent as it is, which RFC 7692
+  // allows message by message).
+  std::optional<std::string> deflated;
+  if (deflater_ && !payload.empty()) deflated = deflater_->deflate(payload);
+  if (deflated) payload = *deflated;
   // One frame per write buffer's worth, the last one final, as gorilla's
   // messageWriter flushes (an empty message is one empty frame).
   const size_t block = options_.write_buffer_size;
@@ -242,7 +281,7 @@ std::optional<Error> WsConnection::send(int message_type, std::string_view paylo
   do {
     const size_t n = std::min(block, payload.size() - off);
     const bool fin = off + n == payload.size();
-    write_frame(first ? op : WsOpcode::continuation, fin, payload.substr(off, n));
+    write_frame(first ? op : WsOpcode::continuation, fin, payload.substr(off, n), first && deflated);
     first = false;
     off += n;
   } while (off < payload.size());

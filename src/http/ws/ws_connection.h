@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "codec/ws_deflate.h"
 #include "conn/connection_chain.h"
 #include "http/client.h"
 #include "http/ws/ws_upgrade.h"
@@ -64,13 +65,14 @@ class WsConnection final : public StreamObserver,
   void begin();
   void on_connected(Result<Connected> result);
   void fail(Error error);
-  void write_frame(WsOpcode op, bool fin, std::string_view payload);
+  void write_frame(WsOpcode op, bool fin, std::string_view payload, bool rsv1 = false);
+  void protocol_failure(int code, Error error);
   void protocol_close(int code, std::string_view text);
   void release();
 
   void on_stream_data(std::string_view data) override;
   void on_stream_closed(const Error* error) override;
-  void on_ws_message(WsOpcode type, std::string payload) override;
+  void on_ws_message(WsOpcode type, std::string payload, bool compressed) override;
   void on_ws_control(WsOpcode type, std::string_view payload) override;
 
   Reactor& reactor_;
@@ -83,6 +85,9 @@ class WsConnection final : public StreamObserver,
   std::unique_ptr<Stream> stream_;
   H1ResponseParser head_parser_{"GET"};
   WsFrameReader frames_;
+  // permessage-deflate, when the server took the offer.
+  std::unique_ptr<WsInflater> inflater_;
+  std::unique_ptr<WsDeflater> deflater_;
   Reactor::TimerId handshake_timer_ = 0;
   bool open_ = false;
   bool failed_ = false;      // on_ws_failed was called

@@ -73,6 +73,7 @@ Result<WsUpgradeRequest> make_ws_upgrade(const WsUpgradeInput& input) {
       {"Sec-WebSocket-Key", out.key},
       {"Sec-WebSocket-Version", "13"},
   };
+  if (!input.extensions_offer.empty()) h.emplace_back("Sec-WebSocket-Extensions", input.extensions_offer);
   auto set = [&](const std::string& k, const std::string& v) {
     for (auto& kv : h) {
       if (kv.first == k) {
@@ -101,19 +102,23 @@ Result<WsUpgradeRequest> make_ws_upgrade(const WsUpgradeInput& input) {
   if (!bytes) return bytes.error();
   out.bytes = std::move(*bytes);
   // The key the server must answer is the one that went out.
+  std::string offer;
   for (const auto& [k, v] : req.headers) {
     if (k == "Sec-WebSocket-Key") out.key = v;
+    if (equal_ascii_icase(k, "Sec-WebSocket-Extensions")) offer.append(offer.empty() ? "" : ", ").append(v);
   }
+  out.deflate_offer = parse_ws_deflate_offer(offer);
   out.url = std::move(u);
   return out;
 }
 
-std::optional<Error> check_ws_upgrade_response(const ResponseHead& head, std::string_view key) {
+Result<std::optional<WsDeflateParams>> check_ws_upgrade_response(const ResponseHead& head,
+                                                                 const WsUpgradeRequest& request) {
   if (head.status != 101 || !header_has_token(head, "Upgrade", "websocket") ||
       !header_has_token(head, "Connection", "upgrade")) {
     return bad_handshake();
   }
-  const std::string want = ws_accept_key(key);
+  const std::string want = ws_accept_key(request.key);
   const std::string* got = nullptr;
   for (const auto& [k, v] : head.headers) {
     if (equal_ascii_icase(k, "Sec-Websocket-Accept")) {
@@ -122,13 +127,11 @@ std::optional<Error> check_ws_upgrade_response(const ResponseHead& head, std::st
     }
   }
   if (!got || *got != want) return bad_handshake();
-  // Nothing was offered; gorilla takes permessage-deflate only with both
-  // no_context_takeover parameters, and this client takes none (abi/COMPAT.md).
+  std::vector<std::string_view> extensions;
   for (const auto& [k, v] : head.headers) {
-    if (equal_ascii_icase(k, "Sec-Websocket-Extensions") && v.find("permessage-deflate") != std::string::npos)
-      return make_error(ErrorCode::websocket, "websocket: invalid compression negotiation");
+    if (equal_ascii_icase(k, "Sec-Websocket-Extensions")) extensions.push_back(v);
   }
-  return std::nullopt;
+  return accept_ws_extensions(extensions, request.deflate_offer);
 }
 
 }  // namespace tlsc

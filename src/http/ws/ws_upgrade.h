@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/url.h"
 #include "wire/response_head.h"
+#include "wire/ws_extensions.h"
 
 namespace tlsc {
 
@@ -21,11 +22,15 @@ struct WsUpgradeInput {
   // As the caller gave them (upstream's map[string]string): exact keys.
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<std::string> header_order;  // fhttp's Header-Order:, any case
+  // Sec-WebSocket-Extensions as the profile's browser offers it ("" for
+  // none, as upstream); a caller's own Sec-WebSocket-Extensions replaces it.
+  std::string extensions_offer;
 };
 
 struct WsUpgradeRequest {
-  Url url;          // with http or https, as the connection sees it
-  std::string key;  // Sec-WebSocket-Key
+  Url url;                       // with http or https, as the connection sees it
+  std::string key;               // Sec-WebSocket-Key
+  WsDeflateOffer deflate_offer;  // what went out
   std::string bytes;
 };
 
@@ -34,9 +39,12 @@ struct WsUpgradeRequest {
 Result<WsUpgradeRequest> make_ws_upgrade(const WsUpgradeInput& input);
 
 // gorilla's checks of the response: 101, Upgrade: websocket, Connection:
-// upgrade, the accept key ("websocket: bad handshake"), and no extension
-// the client did not offer ("websocket: invalid compression negotiation").
-std::optional<Error> check_ws_upgrade_response(const ResponseHead& head, std::string_view key);
+// upgrade, the accept key ("websocket: bad handshake"), then the extension
+// the server took (RFC 7692; "websocket: invalid compression negotiation"
+// for one that was not offered or not as offered). The result: the
+// permessage-deflate parameters, or nullopt when no extension is in use.
+Result<std::optional<WsDeflateParams>> check_ws_upgrade_response(const ResponseHead& head,
+                                                                 const WsUpgradeRequest& request);
 
 // base64(SHA-1(key + RFC 6455's GUID)).
 std::string ws_accept_key(std::string_view key);
