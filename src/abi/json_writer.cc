@@ -115,6 +115,15 @@ void write_json_string(Out& out, std::string_view s) {
 
 void append_json_string(std::string& out, std::string_view s) { write_json_string(out, s); }
 
+std::string readable_event_json(std::string_view id_field, std::string_view id) {
+  std::string out = "{\"event\":\"readable\",";
+  append_json_string(out, id_field);
+  out.push_back(':');
+  append_json_string(out, id);
+  out.push_back('}');
+  return out;
+}
+
 size_t json_string_size(std::string_view s) {
   SizeCounter counter;
   write_json_string(counter, s);

@@ -16,5 +16,8 @@ size_t json_string_size(std::string_view s);
 std::string response_to_json(const Response& r);
 // {"expires":…,"domain":…,"name":…,"path":…,"value":…,"maxAge":…,"secure":…,"httpOnly":…}
 void append_cookie_json(std::string& out, const Cookie& c);
+// The event notifyOnData queues for a stream or WebSocket with something to
+// read: {"event":"readable","<id_field>":"<id>"} (abi/CONTRACT.md).
+std::string readable_event_json(std::string_view id_field, std::string_view id);
 
 }  // namespace tlsc

@@ -391,6 +391,7 @@ const Fields<RequestInput>& request_fields() {
         .add("sessionId", &R::session_id)
         .add("streamOutputBlockSize", &R::stream_output_block_size)
         .add("maxResponseBodyBytes", &R::max_response_body_bytes)
+        .add("notifyOnData", &R::notify_on_data)
         .add("streamOutputEOFSymbol", &R::stream_output_eof_symbol)
         .add("streamOutputPath", &R::stream_output_path)
         .add("requestMethod", &R::request_method)
@@ -551,7 +552,8 @@ Result<WsConnectInput> parse_ws_connect_input(std::string_view text) {
         .add("readBufferSize", &W::read_buffer_size)
         .add("writeBufferSize", &W::write_buffer_size)
         .add("insecureSkipVerify", &W::insecure_skip_verify)
-        .add("withRandomTLSExtensionOrder", &W::with_random_tls_extension_order);
+        .add("withRandomTLSExtensionOrder", &W::with_random_tls_extension_order)
+        .add("notifyOnData", &W::notify_on_data);
     return x;
   }();
   return parse_top(text, fields);

@@ -94,6 +94,9 @@ struct RequestInput {
   // Ours, not upstream's: the limit on a response body held in memory
   // (absent or 0: the default; < 0: none).
   std::optional<int64_t> max_response_body_bytes;
+  // Ours: requestStream tells the caller through waitNext/setNotify when
+  // readStream would not wait (abi/CONTRACT.md).
+  bool notify_on_data = false;
   std::optional<std::string> stream_output_eof_symbol;
   std::optional<std::string> stream_output_path;
   std::string request_method;
@@ -154,6 +157,7 @@ struct WsConnectInput {
   int64_t write_buffer_size = 0;
   bool insecure_skip_verify = false;
   bool with_random_tls_extension_order = false;
+  bool notify_on_data = false;  // ours: as RequestInput's, for wsRead
 };
 
 struct WsCallInput {  // wsRead, wsWrite, wsClose

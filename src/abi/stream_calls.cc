@@ -77,6 +77,9 @@ char* request_stream(const char* json) {
   if (head.status == 0) return keep_response(head);
   std::string stream_id = new_uuid();
   rt.streams().add(stream_id, stream);
+  if (input->notify_on_data)
+    stream->notify_with(
+        std::make_unique<ReadyNotice>(rt.completions(), readable_event_json("streamId", stream_id)));
   std::string out = response_to_json(head);
   out.pop_back();  // the envelope's '}': streamId follows its fields, as Go embeds them
   out.append(",\"streamId\":");

@@ -109,6 +109,9 @@ char* ws_connect(const char* json) {
   }
   const std::string connection_id = new_uuid();
   rt.websockets().add(connection_id, channel);
+  if (input->notify_on_data)
+    channel->notify_with(
+        std::make_unique<ReadyNotice>(rt.completions(), readable_event_json("connectionId", connection_id)));
   const std::string id = new_uuid();
   std::string out = id_fields(id, connection_id);
   if (sid) {

@@ -25,7 +25,25 @@ void CompletionQueue::forget_one() {
   std::lock_guard lock(mu_);
   if (!room_.empty()) room_.pop_back();
   if (in_flight_ > 0) --in_flight_;
-  if (in_flight_ == 0) items_cv_.notify_all();
+  if (in_flight_ == 0 && watchers_ == 0) items_cv_.notify_all();
+}
+
+void CompletionQueue::add_watcher() {
+  std::lock_guard lock(mu_);
+  ++watchers_;
+}
+
+void CompletionQueue::remove_watcher() {
+  std::lock_guard lock(mu_);
+  if (watchers_ > 0) --watchers_;
+  if (in_flight_ == 0 && watchers_ == 0) items_cv_.notify_all();
+}
+
+void CompletionQueue::push_event(std::string event_json) {
+  std::lock_guard lock(mu_);
+  items_.push_back(std::move(event_json));
+  items_cv_.notify_one();
+  arm_locked();
 }
 
 void CompletionQueue::arm_locked() {
@@ -47,7 +65,7 @@ void CompletionQueue::push(std::string response_json) {
   if (in_flight_ > 0) --in_flight_;
   // The last one in flight: every waiter must return, the one that takes it
   // and those that then find nothing queued and nothing to wait for.
-  if (in_flight_ == 0) {
+  if (in_flight_ == 0 && watchers_ == 0) {
     items_cv_.notify_all();
   } else {
     items_cv_.notify_one();
@@ -58,8 +76,9 @@ void CompletionQueue::push(std::string response_json) {
 std::string CompletionQueue::wait_batch(int timeout_ms) {
   std::unique_lock lock(mu_);
   if (timeout_ms < 0) {
-    // For ever, unless nothing is in flight: then it could never return.
-    items_cv_.wait(lock, [this] { return !items_.empty() || in_flight_ == 0; });
+    // For ever, unless nothing is in flight and no stream or WebSocket
+    // will send events: then it could never return.
+    items_cv_.wait(lock, [this] { return !items_.empty() || (in_flight_ == 0 && watchers_ == 0); });
   } else if (timeout_ms > 0) {
     // Its whole time even with nothing in flight (a request may start
     // meanwhile): a thread that polls with a timeout must not spin.

@@ -1,6 +1,8 @@
 // Finished async responses, collected by whoever calls waitNext, plus the
 // notifier thread behind setNotify. abi/CONTRACT.md ("Async semantics")
-// states the contract this implements.
+// states the contract this implements. Streams and WebSockets whose caller
+// asked for it put readiness events in the same queue ("Notify for streams
+// and WebSockets").
 #pragma once
 
 #include <condition_variable>
@@ -40,6 +42,15 @@ class CompletionQueue {
   // already started is not waited for (see the .cc for why).
   void set_notify(NotifyFn fn);
 
+  // A stream or WebSocket that will put events in the queue opened, or
+  // ended: while one is open, waitNext(-1) waits for its events as it waits
+  // for requests in flight.
+  void add_watcher();
+  void remove_watcher();
+  // Any thread: one event (a JSON object), queued like a response and
+  // announced like one. May throw std::bad_alloc (nothing is queued then).
+  void push_event(std::string event_json);
+
  private:
   void notifier_loop();
   void arm_locked();
@@ -51,6 +62,7 @@ class CompletionQueue {
   // items_ by push.
   std::list<std::string> room_;
   size_t in_flight_ = 0;
+  size_t watchers_ = 0;
 
   std::condition_variable notify_cv_;
   NotifyFn notify_ = nullptr;

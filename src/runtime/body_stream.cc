@@ -64,6 +64,7 @@ bool BodyStream::on_body(std::string_view bytes) {
     buf_ = std::string();
     offset_ = 0;
     cv_.notify_all();
+    tell_locked();
     reactor_.post([weak = transaction_] {
       if (auto t = weak.lock()) t->cancel_by_caller();
     });
@@ -71,6 +72,7 @@ bool BodyStream::on_body(std::string_view bytes) {
   }
   buf_.append(bytes);
   cv_.notify_all();
+  tell_locked();
   if (draining_ || buffered_locked() < limit_) return true;
   paused_ = true;
   return false;
@@ -87,6 +89,7 @@ void BodyStream::on_done(Response final_response) {
   }
   ended_ = true;
   cv_.notify_all();
+  tell_locked();
 }
 
 Response BodyStream::wait_head() {
@@ -112,6 +115,7 @@ void BodyStream::post_resume_locked() {
 
 BodyStream::Piece BodyStream::read(int timeout_ms) {
   std::unique_lock lock(mu_);
+  if (notice_) notice_->read_begins();
   auto ready = [&] { return buffered_locked() > 0 || ended_; };
   if (timeout_ms < 0) {
     cv_.wait(lock, ready);
@@ -128,13 +132,26 @@ BodyStream::Piece BodyStream::read(int timeout_ms) {
   } else if (ended_) {
     p.kind = Piece::Kind::eof;
   }
+  if (p.kind == Piece::Kind::eof || p.kind == Piece::Kind::error) {
+    end_read_ = true;
+    notice_.reset();  // the stream's id names nothing from now on
+  }
+  if (notice_) notice_->read_ends(readable_locked());
   return p;
+}
+
+void BodyStream::notify_with(std::unique_ptr<ReadyNotice> notice) {
+  std::lock_guard lock(mu_);
+  notice_ = std::move(notice);
+  tell_locked();
 }
 
 Result<Response> BodyStream::read_all() {
   std::unique_lock lock(mu_);
-  // Everything is wanted now: nothing may hold the transport back.
+  // Everything is wanted now: nothing may hold the transport back, and
+  // this call answers for the rest of the stream (no more events).
   draining_ = true;
+  notice_.reset();
   if (paused_) {
     paused_ = false;
     post_resume_locked();
@@ -162,6 +179,7 @@ void BodyStream::cancel() {
   std::weak_ptr<Transaction> weak;
   {
     std::lock_guard lock(mu_);
+    notice_.reset();  // the caller forgot the stream: no event names it
     if (ended_) return;
     weak = transaction_;
   }

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "http/body_sink.h"
 #include "reactor/reactor.h"
+#include "runtime/ready_notice.h"
 
 namespace tlsc {
 
@@ -55,11 +56,19 @@ class BodyStream final : public BodySink {
   std::optional<ErrorCode> error_code();
   // Ends the request now (cancelStream, destroyAll); idempotent.
   void cancel();
+  // From now on the caller is told when a read would not wait
+  // (notifyOnData); at once if that is so already.
+  void notify_with(std::unique_ptr<ReadyNotice> notice);
 
  private:
   size_t buffered_locked() const { return buf_.size() - offset_; }
   void take_locked(size_t n, std::string& out);
   void post_resume_locked();
+  // What read(0) would return is not "timeout".
+  bool readable_locked() const { return buffered_locked() > 0 || (ended_ && !end_read_); }
+  void tell_locked() {
+    if (notice_) notice_->update(readable_locked());
+  }
 
   Reactor& reactor_;
   const size_t block_size_;
@@ -78,6 +87,8 @@ class BodyStream final : public BodySink {
   std::optional<Error> error_;
   bool paused_ = false;    // the transaction was told the sink is full
   bool draining_ = false;  // read_all: take everything, never pause
+  bool end_read_ = false;  // read() returned the eof or the error
+  std::unique_ptr<ReadyNotice> notice_;
 };
 
 }  // namespace tlsc

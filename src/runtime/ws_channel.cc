@@ -21,6 +21,7 @@ bool WsChannel::on_ws_message(WsOpcode type, std::string payload) {
   inbox_bytes_ += payload.size();
   inbox_.push_back(Message{static_cast<int>(type), std::move(payload)});
   cv_.notify_all();
+  tell_locked();
   if (inbox_bytes_ < kInboxLimit) return true;
   paused_ = true;
   return false;
@@ -30,6 +31,7 @@ void WsChannel::on_ws_failed(Error error) {
   std::lock_guard lock(mu_);
   if (!failure_) failure_ = std::move(error);
   cv_.notify_all();
+  tell_locked();
 }
 
 std::optional<Error> WsChannel::wait_open() {
@@ -47,10 +49,12 @@ void WsChannel::post_resume_locked() {
 
 Result<WsChannel::Message> WsChannel::read(int64_t timeout_ms) {
   std::unique_lock lock(mu_);
+  if (notice_) notice_->read_begins();
   auto ready = [&] { return !inbox_.empty() || failure_ || closed_; };
   if (timeout_ms <= 0) {
     cv_.wait(lock, ready);
   } else if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
+    if (notice_) notice_->read_ends(readable_locked());
     return make_error(ErrorCode::timeout, "i/o timeout");
   }
   // Messages that arrived before the end are still read, in order.
@@ -62,10 +66,23 @@ Result<WsChannel::Message> WsChannel::read(int64_t timeout_ms) {
       paused_ = false;
       post_resume_locked();
     }
+    if (notice_) notice_->read_ends(readable_locked());
     return m;
   }
-  if (closed_) return make_error(ErrorCode::connection_closed, "use of closed network connection");
+  if (closed_) {
+    if (notice_) notice_->read_ends(false);
+    return make_error(ErrorCode::connection_closed, "use of closed network connection");
+  }
+  // The failure is told once; later reads return it at once anyway.
+  failure_read_ = true;
+  notice_.reset();
   return *failure_;
+}
+
+void WsChannel::notify_with(std::unique_ptr<ReadyNotice> notice) {
+  std::lock_guard lock(mu_);
+  notice_ = std::move(notice);
+  tell_locked();
 }
 
 std::optional<Error> WsChannel::write(int type, std::string data) {
@@ -94,6 +111,7 @@ void WsChannel::close() {
     std::lock_guard lock(mu_);
     if (closed_) return;
     closed_ = true;
+    notice_.reset();  // the caller forgot the connection: no event names it
     weak = connection_;
     cv_.notify_all();
   }

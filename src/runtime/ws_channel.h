@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "http/ws/ws_connection.h"
 #include "reactor/reactor.h"
+#include "runtime/ready_notice.h"
 
 namespace tlsc {
 
@@ -44,9 +45,16 @@ class WsChannel final : public WsEvents {
   std::optional<Error> write(int type, std::string data);
   // Closes the socket (no close frame); a read waiting returns at once.
   void close();
+  // From now on the caller is told when a read would not wait
+  // (notifyOnData): a message, or the failure not yet read; at once if so.
+  void notify_with(std::unique_ptr<ReadyNotice> notice);
 
  private:
   void post_resume_locked();
+  bool readable_locked() const { return !inbox_.empty() || (failure_ && !failure_read_); }
+  void tell_locked() {
+    if (notice_) notice_->update(readable_locked());
+  }
 
   Reactor& reactor_;
   std::mutex mu_;
@@ -58,6 +66,8 @@ class WsChannel final : public WsEvents {
   std::deque<Message> inbox_;
   size_t inbox_bytes_ = 0;
   bool paused_ = false;
+  bool failure_read_ = false;  // a read returned the connection's failure
+  std::unique_ptr<ReadyNotice> notice_;
 };
 
 }  // namespace tlsc

@@ -8,13 +8,15 @@ const assert = require('node:assert/strict');
 const http = require('http');
 
 const { libPath } = require('./common');
-const { koffi } = require('./ffi');
+const { koffi, NotifyCb } = require('./ffi');
 
 const lib = koffi.load(libPath());
 const requestStream = lib.func('requestStream', 'str', ['str']);
 const readStream = lib.func('readStream', 'str', ['str']);
 const cancelStream = lib.func('cancelStream', 'str', ['str']);
 const freeMemory = lib.func('freeMemory', 'void', ['str']);
+const waitNext = lib.func('waitNext', 'str', ['int']);
+const setNotify = lib.func('setNotify', 'void', [koffi.pointer(NotifyCb)]);
 
 function owned(fn, arg) {
   const out = JSON.parse(fn(JSON.stringify(arg)));
@@ -42,9 +44,9 @@ before(async () => {
 });
 after(() => new Promise((r) => server.close(r)));
 
-function startStream(n) {
+function startStream(n, extra = {}) {
   const input = { tlsClientIdentifier: 'chrome_133', requestUrl: `${base}/sse?n=${n}`, requestMethod: 'GET',
-    timeoutMilliseconds: -1 };
+    timeoutMilliseconds: -1, ...extra };
   return new Promise((resolve, reject) => {
     requestStream.async(JSON.stringify(input), (err, out) => {
       if (err) return reject(err);
@@ -96,6 +98,54 @@ describe('koffi streaming on the main thread', () => {
     } finally {
       clearInterval(timer);
     }
+  });
+
+  it('with notifyOnData, reads only when told, so no read ever waits or comes back empty', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    let text = '';
+    let emptyPolls = 0;
+    let events = 0;
+    let done;
+    const finished = new Promise((r) => { done = r; });
+    let streamId = null;
+    const early = [];
+    // The callback runs on the JavaScript thread (koffi) and never blocks:
+    // waitNext(0), then one readStream(0) per event.
+    const onEvent = (e) => {
+      if (streamId === null) return early.push(e);
+      assert.deepEqual(e, { event: 'readable', streamId });
+      events++;
+      const r = owned(readStream, { streamId, timeoutMs: 0 });
+      assert.equal(r.error, undefined);
+      if (r.timeout) return emptyPolls++;
+      if (r.eof) return done();
+      text += Buffer.from(r.chunk, 'base64').toString();
+    };
+    const cb = koffi.register(() => setImmediate(() => {
+      for (const e of JSON.parse(waitNext(0))) onEvent(e);
+    }), koffi.pointer(NotifyCb));
+    setNotify(cb);
+    try {
+      const start = await startStream(20, { notifyOnData: true });
+      assert.equal(start.status, 200);
+      streamId = start.streamId;
+      for (const e of early.splice(0)) onEvent(e);
+      // An event queued before the callback was set is collected too.
+      for (const e of JSON.parse(waitNext(0))) onEvent(e);
+      await Promise.race([finished, new Promise((_, rej) => setTimeout(() => rej(new Error('no eof in 20 s')), 20000))]);
+    } finally {
+      clearInterval(timer);
+      setNotify(null);
+      await new Promise((r) => setImmediate(r));
+      koffi.unregister(cb);
+    }
+    let want = '';
+    for (let i = 0; i < 20; i++) want += `data: ${i}\n\n`;
+    assert.equal(text, want);
+    assert.ok(events >= 2, `${events} events`);
+    assert.equal(emptyPolls, 0, 'an event came with nothing to read');
+    assert.ok(ticks > 20, `the event loop turned ${ticks} times`);
   });
 
   it('cancels a stream from the main thread', async () => {

@@ -9,7 +9,7 @@ const http = require('http');
 const { WebSocketServer } = require('ws');
 
 const { libPath } = require('./common');
-const { koffi } = require('./ffi');
+const { koffi, NotifyCb } = require('./ffi');
 
 const lib = koffi.load(libPath());
 const wsConnect = lib.func('wsConnect', 'str', ['str']);
@@ -17,6 +17,8 @@ const wsRead = lib.func('wsRead', 'str', ['str']);
 const wsWrite = lib.func('wsWrite', 'str', ['str']);
 const wsClose = lib.func('wsClose', 'str', ['str']);
 const freeMemory = lib.func('freeMemory', 'void', ['str']);
+const waitNext = lib.func('waitNext', 'str', ['int']);
+const setNotify = lib.func('setNotify', 'void', [koffi.pointer(NotifyCb)]);
 
 function owned(fn, arg) {
   const out = JSON.parse(fn(JSON.stringify(arg)));
@@ -77,6 +79,43 @@ describe('koffi WebSocket', () => {
     clearInterval(timer);
     assert.ok(ticks > 3, `the event loop turned ${ticks} times`);
     assert.equal(seenUserAgents.at(-1), 'koffi-test');
+  });
+
+  it('with notifyOnData, reads on the main thread only when told, never waiting', async () => {
+    const got = [];
+    let connectionId = null;
+    const early = [];
+    let done;
+    const finished = new Promise((r) => { done = r; });
+    const onEvent = (e) => {
+      if (connectionId === null) return early.push(e);
+      assert.deepEqual(e, { event: 'readable', connectionId });
+      // 1 ms: a read that had to wait for its message would time out.
+      const m = owned(wsRead, { connectionId, timeoutMilliseconds: 1 });
+      assert.equal(m.body, undefined, `a read after an event failed: ${m.body}`);
+      got.push(m.data);
+      if (got.length === 6) done();
+    };
+    const cb = koffi.register(() => setImmediate(() => {
+      for (const e of JSON.parse(waitNext(0))) onEvent(e);
+    }), koffi.pointer(NotifyCb));
+    setNotify(cb);
+    try {
+      const c = await ownedAsync(wsConnect, { url: `${base}/chat`, tlsClientIdentifier: 'chrome_133', notifyOnData: true });
+      assert.equal(c.status, 101, JSON.stringify(c));
+      connectionId = c.connectionId;
+      for (const e of early.splice(0)) onEvent(e);
+      owned(wsWrite, { connectionId, messageType: 1, data: 'a' });
+      owned(wsWrite, { connectionId, messageType: 1, data: 'b' });
+      await Promise.race([finished, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${got.length} messages in 10 s`)), 10000))]);
+      assert.equal(owned(wsClose, { connectionId }).success, true);
+    } finally {
+      setNotify(null);
+      await new Promise((r) => setImmediate(r));
+      koffi.unregister(cb);
+    }
+    assert.deepEqual(got.slice().sort(), ['a#0', 'a#1', 'a#2', 'b#0', 'b#1', 'b#2']);
+    assert.equal(waitNext(200), '[]', 'an event after the last message');
   });
 
   it('answers bad input in the normal shape', () => {

@@ -2,6 +2,7 @@
 // cancelStream) and cancelRequest, through the library as a binding loads
 // it, against Node's HTTPS server speaking HTTP/1.1 and HTTP/2 on one port
 // (tests/servers/stream_server.js).
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -506,4 +507,55 @@ TEST_CASE("cancelRequest ends an async request in any state, once", "[stream][ca
   CHECK(json::parse(lib().waitNext(100)).empty());
   call_fn(lib().destroySession, {{"sessionId", "cancel-h2"}});
   call_fn(lib().destroySession, {{"sessionId", "cancel-slot"}});
+}
+
+TEST_CASE("stream: notifyOnData tells through waitNext when a read would not wait", "[stream][notify]") {
+  for (bool h1 : {true, false}) {
+    DYNAMIC_SECTION((h1 ? "HTTP/1.1" : "HTTP/2")) {
+      json start = call_fn(lib().requestStream, input("/drip?n=5&ms=100", h1, {{"notifyOnData", true}}));
+      REQUIRE(start["status"] == 200);
+      const std::string id = start["streamId"];
+      std::string body;
+      bool eof = false;
+      int events = 0;
+      const auto deadline = Clock::now() + std::chrono::seconds(20);
+      // waitNext(-1) waits for the stream's events: nothing else is in
+      // flight, and it would return [] at once without the stream.
+      json batch = json::parse(lib().waitNext(-1));
+      while (!eof) {
+        REQUIRE(Clock::now() < deadline);
+        for (const auto& e : batch) {
+          REQUIRE(e == json({{"event", "readable"}, {"streamId", id}}));
+          ++events;
+          // Each event stands for one read that has something: a chunk,
+          // or the eof.
+          json r = read_chunk(id, 0);
+          REQUIRE(r["timeout"] == false);
+          REQUIRE_FALSE(r.contains("error"));
+          if (r["eof"] == true) {
+            eof = true;
+          } else {
+            body += itest::base64_decode(r["chunk"]);
+          }
+        }
+        if (!eof) batch = json::parse(lib().waitNext(5000));
+      }
+      CHECK(body == "data: 0\n\ndata: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n");
+      CHECK(events >= 2);  // the events came as the data did, not once
+      // Nothing names the stream after its end, and waitNext(-1) no longer
+      // waits for it.
+      CHECK(std::string(lib().waitNext(300)) == "[]");
+      CHECK(std::string(lib().waitNext(-1)) == "[]");
+    }
+  }
+  SECTION("a cancelled stream sends no more events") {
+    json start = call_fn(lib().requestStream, input("/drip?n=50&ms=20", false, {{"notifyOnData", true}}));
+    REQUIRE(start["status"] == 200);
+    CHECK(call_fn(lib().cancelStream, {{"streamId", start["streamId"]}})["success"] == true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // At most the event queued before the cancel; then none.
+    json batch = json::parse(lib().waitNext(0));
+    CHECK(batch.size() <= 1);
+    CHECK(std::string(lib().waitNext(300)) == "[]");
+  }
 }

@@ -536,3 +536,38 @@ TEST_CASE("ws: each profile offers the extensions its browser offers", "[ws][def
   CHECK(seen["extensions"] == "");
   ws_close(id);
 }
+
+TEST_CASE("ws: notifyOnData tells through waitNext when a read would not wait", "[ws][notify]") {
+  json c = connect(ws("/echo"), {{"notifyOnData", true}});
+  REQUIRE(c["status"] == 101);
+  const std::string id = c["connectionId"];
+  for (const char* m : {"one", "two", "three"}) REQUIRE(ws_write(id, 1, m)["success"] == true);
+  std::vector<std::string> got;
+  const auto deadline = Clock::now() + std::chrono::seconds(20);
+  while (got.size() < 3) {
+    REQUIRE(Clock::now() < deadline);
+    for (const auto& e : json::parse(lib().waitNext(5000))) {
+      REQUIRE(e == json({{"event", "readable"}, {"connectionId", id}}));
+      // One message per event, there already: a 1 ms read does not time out.
+      json r = ws_read(id, 1);
+      REQUIRE(r["messageType"] == 1);
+      got.push_back(r["data"]);
+    }
+  }
+  CHECK(got == std::vector<std::string>{"one", "two", "three"});
+  CHECK(std::string(lib().waitNext(300)) == "[]");
+  ws_close(id);
+  // Closed: waitNext(-1) waits for nothing of it.
+  CHECK(std::string(lib().waitNext(-1)) == "[]");
+
+  // The server's close is told once; the read returns it, then no event.
+  json closing = connect(ws("/close?code=4001&reason=bye"), {{"notifyOnData", true}});
+  REQUIRE(closing["status"] == 101);
+  const std::string cid = closing["connectionId"];
+  json batch = json::parse(lib().waitNext(5000));
+  REQUIRE(batch.size() == 1);
+  CHECK(batch[0]["connectionId"] == cid);
+  CHECK(ws_read(cid, 1)["body"] == "failed to read message: websocket: close 4001: bye");
+  CHECK(std::string(lib().waitNext(300)) == "[]");
+  ws_close(cid);
+}
