@@ -5,8 +5,11 @@
 // Loop thread only.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string_view>
 
+#include "core/error.h"
 #include "http/response.h"
 
 namespace tlsc {
@@ -20,6 +23,11 @@ class BodySink {
   // sink holds enough: the transaction then pauses the connection until
   // the sink calls Transaction::resume_body().
   virtual bool on_body(std::string_view bytes) = 0;
+  // The body ended: every byte went to on_body. `done` is called once, on
+  // the loop thread, when the sink is through with it (nullopt), or with
+  // the error that fails the request; the request completes then. A sink
+  // that keeps nothing back answers at once.
+  virtual void on_end(std::function<void(std::optional<Error>)> done) { done(std::nullopt); }
 
  protected:
   ~BodySink() = default;

@@ -24,9 +24,9 @@ std::string convert_body(std::string body, std::string_view content_type, bool i
   return charset::to_utf8_owned(std::move(body), content_type);
 }
 
-BuiltResponse build_response(Response r, const ResponseHead& head, const Url& final_url, std::string body,
-                             bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
-                             const BodyDelivery& delivery) {
+Response build_response(Response r, const ResponseHead& head, const Url& final_url, std::string body,
+                        bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
+                        bool is_byte_response) {
   r.status = head.status;
   r.used_protocol = head.proto;
   r.target = final_url.to_string();
@@ -47,14 +47,8 @@ BuiltResponse build_response(Response r, const ResponseHead& head, const Url& fi
   r.cookies.emplace(by_name.begin(), by_name.end());
 
   const std::string* ct = header_value(head, "Content-Type");
-  std::string text = convert_body(std::move(body), ct ? *ct : std::string_view(), delivery.is_byte_response);
-  if (delivery.stream_output_path && !delivery.is_byte_response && !text.empty()) {
-    // Upstream writes the converted body into the file and returns an
-    // empty body.
-    return {std::move(r), std::move(text)};
-  }
-  r.body = std::move(text);
-  return {std::move(r), std::nullopt};
+  r.body = convert_body(std::move(body), ct ? *ct : std::string_view(), is_byte_response);
+  return r;
 }
 
 }  // namespace tlsc

@@ -1,7 +1,7 @@
 // The last step of a request: a finished HTTP exchange becomes upstream's
 // Response (headers as Go's transport leaves them, the jar's cookies for the
-// final URL, the body converted to UTF-8, wrapped as a data URL, or streamed
-// to the caller's file).
+// final URL, the body converted to UTF-8 or wrapped as a data URL; a body
+// for streamOutputPath goes to the file as it arrives, http/file_sink.h).
 #pragma once
 
 #include <optional>
@@ -16,21 +16,6 @@
 
 namespace tlsc {
 
-struct BodyDelivery {
-  bool is_byte_response = false;
-  std::optional<std::string> stream_output_path;
-  size_t stream_block_size = 1024;
-  std::optional<std::string> stream_eof_symbol;
-};
-
-struct BuiltResponse {
-  Response response;
-  // streamOutputPath: the converted body, for the caller to append to the
-  // file (a blocking write, so not on the loop thread); the response's own
-  // body is then empty, as upstream's.
-  std::optional<std::string> file_text;
-};
-
 // The body as upstream returns it: a data URL (isByteResponse: the sniffed
 // type, base64), or the bytes converted to UTF-8 by the Content-Type's
 // charset (golang.org/x/net/html/charset's rules).
@@ -39,8 +24,8 @@ std::string convert_body(std::string body, std::string_view content_type, bool i
 // jar_cookies: nullopt when the client has no jar (cookies then `{}`).
 // transport_decompressed: the transport asked for compression itself, so
 // Content-Encoding and Content-Length are dropped as fhttp drops them.
-BuiltResponse build_response(Response base, const ResponseHead& head, const Url& final_url, std::string body,
-                             bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
-                             const BodyDelivery& delivery);
+Response build_response(Response base, const ResponseHead& head, const Url& final_url, std::string body,
+                        bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
+                        bool is_byte_response);
 
 }  // namespace tlsc

@@ -10,10 +10,10 @@
 #include "cookies/cookie_jar.h"
 #include "core/ascii.h"
 #include "core/base64.h"
+#include "http/file_sink.h"
 #include "http/origin.h"
 #include "http/response_builder.h"
 #include "platform/clock.h"
-#include "platform/file.h"
 #include "wire/header_canon.h"
 
 namespace tlsc {
@@ -131,6 +131,15 @@ void Transaction::begin() {
   if (client_->closed()) {
     fail(make_error(ErrorCode::session_closed, "session closed"));
     return;
+  }
+  if (plan_.stream_output_path && !plan_.is_byte_response && !plan_.body_sink) {
+    // streamOutputPath: the file grows as the body downloads, as upstream
+    // writes it (a byte response writes no file there either).
+    auto sink = std::make_shared<FileSink>(reactor_, *plan_.stream_output_path, plan_.stream_block_size,
+                                           plan_.stream_eof_symbol.value_or(""), plan_.max_body_bytes);
+    sink->attach(weak_from_this());
+    plan_.body_sink = std::move(sink);
+    writes_file_ = true;
   }
   client_->add(this);
   if (options_.debug) trace(plan_.method + " " + plan_.url.to_string());
@@ -463,9 +472,9 @@ void Transaction::take_response_head(const ResponseHead& head) {
     // requestStream: the envelope now, the body as it comes.
     if (const std::string* ce = response_header(head_, "Content-Encoding")) content_encoding_ = *ce;
     streaming_ = true;
-    auto built = build_final_response(BodyBuffer(), {});
-    built.response.body.clear();
-    plan_.body_sink->on_head(std::move(built.response));
+    stream_envelope_ = build_final_response(BodyBuffer(), false);
+    stream_envelope_.body.clear();
+    plan_.body_sink->on_head(stream_envelope_);
     return;
   }
   // The decoder is made when the first body byte arrives: an empty body
@@ -759,14 +768,31 @@ void Transaction::finish_stream() {
   decoded_.clear();
   if (!finish_decoding(decoded_)) return;
   if (!decoded_.empty()) plan_.body_sink->on_body(decoded_);  // the end: no pause
-  // The sink has had everything; the completion only says the body ended.
-  Response r;
-  r.id = plan_.id;
-  r.session_id = plan_.session_id;
-  r.status = head_.status;
-  r.used_protocol = head_.proto;
-  r.target = url_.to_string();
-  complete(std::move(r));
+  if (writes_file_) {
+    // The body is read: the client timeout is over; what the disk still
+    // has to take is the file's (as the state says).
+    if (timeout_timer_) {
+      reactor_.cancel_timer(timeout_timer_);
+      timeout_timer_ = 0;
+    }
+    set_state(TransactionState::writing_output);
+  }
+  // The sink has had everything; the completion comes when it is through
+  // with it, with the envelope (an empty body: the bytes went to the sink).
+  std::weak_ptr<Transaction> weak = weak_from_this();
+  plan_.body_sink->on_end([weak](std::optional<Error> error) {
+    auto self = weak.lock();
+    if (!self || self->state_ == TransactionState::done) return;
+    if (error) {
+      self->fail(std::move(*error), false);
+      return;
+    }
+    self->complete(std::move(self->stream_envelope_));
+  });
+}
+
+void Transaction::fail_by_sink(Error error) {
+  failing_on_no_memory([&] { fail(std::move(error), false); });
 }
 
 Transaction::ResponseInputs Transaction::final_response_inputs(BodyBuffer body) {
@@ -788,13 +814,13 @@ Transaction::ResponseInputs Transaction::final_response_inputs(BodyBuffer body) 
   return in;
 }
 
-BuiltResponse Transaction::ResponseInputs::build(const BodyDelivery& delivery) && {
+Response Transaction::ResponseInputs::build(bool is_byte_response) && {
   return build_response(std::move(base), head, url, std::move(body).join(), headers_dropped,
-                        std::move(jar_cookies), delivery);
+                        std::move(jar_cookies), is_byte_response);
 }
 
-BuiltResponse Transaction::build_final_response(BodyBuffer body, const BodyDelivery& delivery) {
-  return final_response_inputs(std::move(body)).build(delivery);
+Response Transaction::build_final_response(BodyBuffer body, bool is_byte_response) {
+  return final_response_inputs(std::move(body)).build(is_byte_response);
 }
 
 void Transaction::finish_with_body() {
@@ -806,10 +832,9 @@ void Transaction::finish_with_body() {
   if (!finish_decoding(decoded_)) return;
   response_body_.append(decoded_);
   std::string().swap(decoded_);
-  BodyDelivery delivery{plan_.is_byte_response, plan_.stream_output_path, plan_.stream_block_size,
-                        plan_.stream_eof_symbol};
+  const bool is_byte_response = plan_.is_byte_response;
   if (response_body_.size() < kConvertOnLoopBytes) {
-    finish_built(build_final_response(std::move(response_body_), delivery));
+    complete(build_final_response(std::move(response_body_), is_byte_response));
     return;
   }
   // A large body is joined and converted (charset to UTF-8, or base64) on
@@ -819,12 +844,12 @@ void Transaction::finish_with_body() {
   set_state(TransactionState::converting);
   auto inputs = std::make_shared<ResponseInputs>(final_response_inputs(std::move(response_body_)));
   response_body_.clear();
-  auto built = std::make_shared<std::optional<BuiltResponse>>();
+  auto built = std::make_shared<std::optional<Response>>();
   std::weak_ptr<Transaction> weak = weak_from_this();
   reactor_.run_blocking(
-      [inputs, built, delivery] {
+      [inputs, built, is_byte_response] {
         try {
-          *built = std::move(*inputs).build(delivery);
+          *built = std::move(*inputs).build(is_byte_response);
         } catch (const std::bad_alloc&) {
           built->reset();
         }
@@ -838,37 +863,7 @@ void Transaction::finish_with_body() {
           self->fail(no_memory_error(), false);
           return;
         }
-        self->failing_on_no_memory([&] { self->finish_built(std::move(**built)); });
-      });
-}
-
-void Transaction::finish_built(BuiltResponse built) {
-  if (!built.file_text) {
-    complete(std::move(built.response));
-    return;
-  }
-  // The body is read: the client timeout is over, as upstream writes the
-  // file after Do returned. The write blocks, so it runs off the loop.
-  if (timeout_timer_) {
-    reactor_.cancel_timer(timeout_timer_);
-    timeout_timer_ = 0;
-  }
-  set_state(TransactionState::writing_output);
-  auto result = std::make_shared<std::optional<Error>>();
-  auto text = std::make_shared<std::string>(std::move(*built.file_text));
-  auto response = std::make_shared<Response>(std::move(built.response));
-  std::weak_ptr<Transaction> weak = weak_from_this();
-  reactor_.run_blocking(
-      [result, text, path = *plan_.stream_output_path, block = plan_.stream_block_size,
-       eof = plan_.stream_eof_symbol.value_or("")] { *result = append_to_file(path, *text, block, eof); },
-      [weak, result, response] {
-        auto self = weak.lock();
-        if (!self || self->state_ != TransactionState::writing_output) return;  // cancelled meanwhile
-        if (*result) {
-          self->fail(**result, false);
-          return;
-        }
-        self->complete(std::move(*response));
+        self->failing_on_no_memory([&] { self->complete(std::move(**built)); });
       });
 }
 

@@ -68,6 +68,8 @@ class Transaction final : public ExchangeObserver,
   void cancel_by_caller();
   // The body sink has room again after it asked to pause.
   void resume_body();
+  // The body sink failed (a file write): finish now with its error.
+  void fail_by_sink(Error error);
 
   void on_request_sent() override;
   void on_response_head(const ResponseHead& head) override;
@@ -119,14 +121,12 @@ class Transaction final : public ExchangeObserver,
     Url url;
     BodyBuffer body;  // joined where build runs (the helper thread, for large bodies)
     bool headers_dropped = false;
-    BuiltResponse build(const BodyDelivery& delivery) &&;
+    Response build(bool is_byte_response) &&;
   };
   ResponseInputs final_response_inputs(BodyBuffer body);
   // The final response's envelope (status, headers, the jar's cookies) as
-  // upstream builds it, with `body` converted per `delivery`.
-  BuiltResponse build_final_response(BodyBuffer body, const BodyDelivery& delivery);
-  // Completes with the built response, or writes streamOutputPath first.
-  void finish_built(BuiltResponse built);
+  // upstream builds it, with `body` converted (UTF-8, or a data URL).
+  Response build_final_response(BodyBuffer body, bool is_byte_response);
   void deliver_to_sink(std::string_view bytes);
   void pause_body();
   void fail(Error error, bool wrap_url = true);
@@ -170,6 +170,9 @@ class Transaction final : public ExchangeObserver,
   // requestStream: the final response's body goes to the sink, not to
   // response_body_; paused while the sink is full.
   bool streaming_ = false;
+  // The envelope a streamed body's completion carries (built with the head).
+  Response stream_envelope_;
+  bool writes_file_ = false;  // streamOutputPath: the sink is a FileSink
   bool body_paused_ = false;  // the sink is full
   // Input a decoder has not taken yet (kDecodeStep per turn): the
   // connection is paused until it is decoded, and the response's end waits

@@ -4,6 +4,8 @@
 //   - a passthrough decision returns the body unchanged;
 //   - an owned body converts to the same bytes as a viewed one;
 //   - every other decision returns valid UTF-8 (all decoders replace errors);
+//   - converted in pieces (StreamConverter, cut where the body's own bytes
+//     say), the body gives the same bytes as whole;
 //   - the sniffer always names some type.
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +15,7 @@
 
 #include "charset/charset.h"
 #include "charset/determine.h"
+#include "charset/stream_converter.h"
 #include "sniff/sniff.h"
 
 namespace {
@@ -74,6 +77,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The owned-body path (which keeps the body where it converts to itself)
   // gives the same bytes.
   if (tlsc::charset::to_utf8_owned(std::string(body), content_type) != out) std::abort();
+  {
+    tlsc::charset::StreamConverter conv{std::string(content_type)};
+    std::string pieces;
+    std::size_t i = 0, k = 0;
+    while (i < body.size()) {
+      const std::size_t n = 1 + static_cast<unsigned char>(body[k++ % body.size()]) % 1500;
+      conv.feed(body.substr(i, n), pieces);
+      i += std::min(n, body.size() - i);
+    }
+    conv.finish(pieces);
+    if (pieces != out) std::abort();
+  }
   if (tlsc::detect_content_type(body).empty()) std::abort();
   if (tlsc::detect_content_type(view).empty()) std::abort();
   return 0;

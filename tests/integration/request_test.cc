@@ -256,6 +256,30 @@ TEST_CASE("streamOutputPath writes the body (and EOF symbol) to the file", "[h1]
   CHECK(r["body"].get<std::string>().starts_with("open /nonexistent-dir/x.txt: "));
 }
 
+TEST_CASE("streamOutputPath: an empty body, a BOM, legacy charsets", "[h1]") {
+  auto path = std::filesystem::temp_directory_path() / "tlsc-stream-test-cases.txt";
+  auto read_file = [&] {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  std::filesystem::remove(path);
+  // No body: upstream opens no file (it reads one byte first).
+  json r = get(h1_servers().http + "/status/204",
+               {{"streamOutputPath", path.string()}, {"streamOutputEOFSymbol", "<EOF>"}});
+  CHECK(r["status"] == 204);
+  CHECK_FALSE(std::filesystem::exists(path));
+  // Converted as request() converts the body held in memory (a UTF-8 BOM
+  // stays, as Go's UTF-8 decoder keeps it).
+  for (const char* route : {"/bom", "/latin1", "/shift_jis"}) {
+    json whole = get(h1_servers().http + route);
+    REQUIRE(whole["status"] == 200);
+    r = get(h1_servers().http + route, {{"streamOutputPath", path.string()}, {"streamOutputBlockSize", 1}});
+    CHECK(r["status"] == 200);
+    CHECK(read_file() == whole["body"].get<std::string>());
+    std::filesystem::remove(path);
+  }
+}
+
 TEST_CASE("large bodies arrive whole", "[h1]") {
   json r = get(h1_servers().http + "/big/5000000");
   REQUIRE(r["status"] == 200);

@@ -2,6 +2,7 @@
 // cancelStream) and cancelRequest, through the library as a binding loads
 // it, against Node's HTTPS server speaking HTTP/1.1 and HTTP/2 on one port
 // (tests/servers/stream_server.js).
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -558,4 +559,78 @@ TEST_CASE("stream: notifyOnData tells through waitNext when a read would not wai
     CHECK(batch.size() <= 1);
     CHECK(std::string(lib().waitNext(300)) == "[]");
   }
+}
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("streamOutputPath: the file grows while the body downloads", "[stream][file]") {
+  for (bool h1 : {true, false}) {
+    DYNAMIC_SECTION((h1 ? "HTTP/1.1" : "HTTP/2")) {
+      const std::string path = "/tmp/tlsc-stream-file-" + std::to_string(getpid()) + ".txt";
+      std::remove(path.c_str());
+      // 8 events of 310 bytes 250 ms apart, through requestAsync. Nothing
+      // is written before the first 1024 bytes: the charset is decided on
+      // them, as Go's charset.NewReader (upstream) reads its preview first.
+      json in = input("/drip?n=8&ms=250&pad=300", h1,
+                      {{"streamOutputPath", path}, {"streamOutputEOFSymbol", "<EOF>"}});
+      std::string text = in.dump();
+      json started = json::parse(lib().requestAsync(text.data()));
+      REQUIRE(started.contains("id"));
+      size_t first_seen = 0, grown_while_running = 0;
+      json done;
+      const auto deadline = Clock::now() + std::chrono::seconds(20);
+      while (done.is_null()) {
+        REQUIRE(Clock::now() < deadline);
+        json batch = json::parse(lib().waitNext(100));
+        for (auto& r : batch) {
+          if (r["id"] == started["id"]) done = r;
+        }
+        if (!done.is_null()) break;
+        const size_t now = file_text(path).size();
+        if (first_seen == 0) first_seen = now;
+        grown_while_running = std::max(grown_while_running, now);
+      }
+      CHECK(done["status"] == 200);
+      CHECK(done["body"] == "");
+      CHECK(done["headers"]["Content-Type"][0] == "text/event-stream");
+      std::string want;
+      for (int i = 0; i < 8; ++i) want += "data: " + std::to_string(i) + " " + std::string(300, 'x') + "\n\n";
+      CHECK(file_text(path) == want + "<EOF>");
+      // Events were in the file before the body ended (upstream writes each
+      // read once the preview is in).
+      CHECK(grown_while_running >= 1024);
+      CHECK(grown_while_running <= want.size());
+      CHECK(first_seen < want.size());
+      std::remove(path.c_str());
+    }
+  }
+}
+
+TEST_CASE("streamOutputPath: a large body converts to the bytes request() returns", "[stream][file]") {
+  // 6 MB of bytes no charset reads as text (windows-1252 by Go's rules, so
+  // most bytes convert to two or three): written in pieces, converted in
+  // pieces, equal to the whole body's conversion.
+  const std::string path = "/tmp/tlsc-stream-file-big-" + std::to_string(getpid()) + ".txt";
+  std::remove(path.c_str());
+  json whole = call(input("/bytes?n=6000000", false));
+  REQUIRE(whole["status"] == 200);
+  json r = call(input("/bytes?n=6000000", false, {{"streamOutputPath", path}, {"streamOutputBlockSize", 7}}));
+  REQUIRE(r["status"] == 200);
+  CHECK(r["body"] == "");
+  const std::string written = file_text(path);
+  CHECK(written.size() == whole["body"].get<std::string>().size());
+  CHECK(sha256_hex(written) == sha256_hex(whole["body"].get<std::string>()));
+  std::remove(path.c_str());
+  // maxResponseBodyBytes holds for the file as for a body in memory.
+  r = call(input("/bytes?n=6000000", false, {{"streamOutputPath", path}, {"maxResponseBodyBytes", 1000000}}));
+  CHECK(r["status"] == 0);
+  CHECK(r["errorCode"] == "body_too_large");
+  std::remove(path.c_str());
 }

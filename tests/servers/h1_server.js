@@ -86,6 +86,8 @@ const server = http.createServer((req, res) => {
       case 'shift_jis':
         // "日本" in Shift_JIS
         return send(res, 200, { 'Content-Type': 'text/html' }, Buffer.concat([Buffer.from('<meta charset="shift_jis">'), Buffer.from([0x93, 0xfa, 0x96, 0x7b])]));
+      case 'bom':  // a UTF-8 byte order mark and nothing else: text that converts to ""
+        return send(res, 200, { 'Content-Type': 'text/plain' }, Buffer.from([0xef, 0xbb, 0xbf]));
       case 'png':
         return send(res, 200, { 'Content-Type': 'image/png' }, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
       case 'chunked':

@@ -13,7 +13,8 @@
 //                           repeated), written as fast as the client takes
 //                           them; x-sha256 of the whole for N <= 64 MiB.
 //                           With key: /stats?key=K reports the writer.
-//   GET /drip?n=N&ms=M      text/event-stream: "data: i\n\n" every M ms, N times
+//   GET /drip?n=N&ms=M[&pad=P]  text/event-stream: "data: i\n\n" every M ms,
+//                           N times (with pad, "data: i " and P x's)
 //   GET /coded/E?n=N        N bytes of text encoded with E (gzip, br, zstd);
 //                           x-sha256 of the decoded text
 //   GET /delay?ms=M[&key=K] headers after M ms (at most 60 s), body "late"
@@ -116,11 +117,12 @@ server.on('request', (req, res) => {
     case 'drip': {
       const n = Math.min(1000, Number(q('n', '5')));
       const ms = Math.min(10000, Number(q('ms', '100')));
+      const pad = Math.min(65536, Number(q('pad', '0')));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       let i = 0;
       const tick = () => {
         if (i >= n) { if (st) st.finished = true; return res.end(); }
-        res.write(`data: ${i++}\n\n`);
+        res.write(`data: ${i++}${pad ? ' ' + 'x'.repeat(pad) : ''}\n\n`);
         t = setTimeout(tick, ms);
       };
       let t = setTimeout(tick, 0);

@@ -17,6 +17,7 @@
 #include "charset/encoding.h"
 #include "charset/media_type.h"
 #include "charset/meta_prescan.h"
+#include "charset/stream_converter.h"
 
 using namespace std::string_view_literals;
 using tlsc::charset::Encoding;
@@ -40,6 +41,15 @@ void check_cases(const std::vector<Case>& cases) {
     CHECK(tlsc::charset::to_utf8(c.body, c.content_type) == c.expected);
     // An owned body gives the same bytes (kept, not copied, where unchanged).
     CHECK(tlsc::charset::to_utf8_owned(std::string(c.body), c.content_type) == c.expected);
+    // In pieces (streamOutputPath), cut anywhere: the same bytes.
+    for (size_t piece : {1, 2, 3, 5, 1024, 4096}) {
+      tlsc::charset::StreamConverter conv{std::string(c.content_type)};
+      std::string out;
+      for (size_t i = 0; i < c.body.size(); i += piece)
+        conv.feed(std::string_view(c.body).substr(i, piece), out);
+      conv.finish(out);
+      CHECK(out == c.expected);
+    }
   }
 }
 
