@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import socketserver
+import subprocess
 import sys
 import threading
 import time
@@ -145,7 +146,8 @@ def tearDownModule():
 
 # --- tls_client's way of calling -----------------------------------------------
 # the streaming functions, declared the same way (c_char_p in and out)
-for _name in ("requestStream", "readStream", "readStreamAll", "cancelStream"):
+for _name in ("requestStream", "readStream", "readStreamAll", "cancelStream", "wsConnect", "wsRead", "wsWrite",
+              "wsClose"):
     _fn = getattr(library, _name)
     _fn.argtypes = [ctypes.c_char_p]
     _fn.restype = ctypes.c_char_p
@@ -397,6 +399,40 @@ class TlsClientCtypes(unittest.TestCase):
         self.assertIs(call_owned(library.cancelStream, {"streamId": start["streamId"]})["success"], True)
         r = call_owned(library.readStream, {"streamId": start["streamId"], "timeoutMs": 0})
         self.assertIn("unknown streamId", r["error"])
+
+    def test_websocket_through_the_blocking_calls(self):
+        """wsConnect/wsWrite/wsRead/wsClose as a ctypes binding calls them, against
+        Python's websockets (permessage-deflate, which chrome_120 offers)."""
+        server = subprocess.Popen(["/usr/bin/python3", os.path.join(REPO, "tests", "servers", "ws_python_server.py")],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            ports = json.loads(server.stdout.readline())
+            c = call_owned(library.wsConnect, {"url": f"ws://127.0.0.1:{ports['deflate']}/extensions",
+                                               "tlsClientIdentifier": "chrome_120"})
+            self.assertEqual(c["status"], 101, c.get("body"))
+            cid = c["connectionId"]
+            m = call_owned(library.wsRead, {"connectionId": cid, "timeoutMilliseconds": 10000})
+            self.assertEqual(m["data"], "permessage-deflate")
+            for i in range(200):
+                text = "h\u00e9llo " * (i * 7 % 300)
+                blob = bytes((i + k) & 255 for k in range(i * 37 % 5000))
+                self.assertIs(call_owned(library.wsWrite, {"connectionId": cid, "messageType": 1,
+                                                           "data": text})["success"], True)
+                self.assertIs(call_owned(library.wsWrite, {"connectionId": cid, "messageType": 2,
+                                                           "data": base64.b64encode(blob).decode()})["success"],
+                              True)
+                t = call_owned(library.wsRead, {"connectionId": cid, "timeoutMilliseconds": 10000})
+                b = call_owned(library.wsRead, {"connectionId": cid, "timeoutMilliseconds": 10000})
+                self.assertEqual((t["messageType"], t["data"]), (1, text))
+                self.assertEqual((b["messageType"], base64.b64decode(b["data"])), (2, blob))
+            timeout = call_owned(library.wsRead, {"connectionId": cid, "timeoutMilliseconds": 50})
+            self.assertEqual(timeout["body"], "failed to read message: i/o timeout")
+            self.assertIs(call_owned(library.wsClose, {"connectionId": cid})["success"], True)
+            gone = call_owned(library.wsRead, {"connectionId": cid, "timeoutMilliseconds": 50})
+            self.assertEqual(gone["body"], "no websocket connection found for connectionId: " + cid)
+        finally:
+            server.stdin.close()
+            server.wait(10)
 
     def test_zz_destroy_all(self):
         sid = str(uuid.uuid4())
