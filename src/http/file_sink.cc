@@ -27,7 +27,13 @@ void FileSink::on_head(Response envelope) {
 bool FileSink::on_body(std::string_view bytes) {
   if (failed_ || !converter_) return false;
   if (bytes.size() > max_body_ - received_) {
-    fail(body_too_large_error(max_body_));
+    // Failed later, from the loop: this call comes from inside the
+    // transaction, which must not end (and go away) under its own feet.
+    failed_ = true;
+    pending_.clear();
+    reactor_.post([weak = transaction_, error = body_too_large_error(max_body_)] {
+      if (auto t = weak.lock()) t->fail_by_sink(error);
+    });
     return false;
   }
   received_ += bytes.size();

@@ -68,7 +68,8 @@ class Transaction final : public ExchangeObserver,
   void cancel_by_caller();
   // The body sink has room again after it asked to pause.
   void resume_body();
-  // The body sink failed (a file write): finish now with its error.
+  // The body sink failed (a file write): finish now with its error. Not
+  // from inside a BodySink call: the transaction may be gone when it returns.
   void fail_by_sink(Error error);
 
   void on_request_sent() override;
