@@ -237,6 +237,7 @@ TEST_CASE("ws: frames no server may send end the connection with gorilla's words
       {"badclose", "websocket: bad close code 1005"},
       {"huge", "websocket: read limit exceeded"},
       {"eof", "websocket: close 1006 (abnormal closure): unexpected EOF"},
+      {"midframe", "websocket: close 1006 (abnormal closure): unexpected EOF"},
       // RFC 6455 section 8.1 (gorilla passes such text on; abi/COMPAT.md).
       {"badutf8", "websocket: invalid utf8 payload in text message"},
       // permessage-deflate taken, then a message that is not DEFLATE, and

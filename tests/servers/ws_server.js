@@ -62,6 +62,7 @@ const BAD = {
   fragments: () => [null, Buffer.concat([frame(0x01, 'hel'), frame(0x89, 'p'), frame(0x80, 'lo'), frame(0x82, 'bin')])],
   huge: () => [null, Buffer.from([0x82, 0x7f, 0, 0, 0x01, 0, 0, 0, 0, 0])], // claims 2^40 bytes
   eof: () => [null, null],                                              // the socket ends after the 101
+  midframe: () => [null, Buffer.concat([Buffer.from([0x82, 100]), Buffer.alloc(10)])], // 10 of 100 bytes, then the end
   wrongaccept: () => ['HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\n\r\n', null],
   status200: () => ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nno', null],
   deflate: () => ['Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_no_context_takeover\r\n', null],
@@ -135,7 +136,7 @@ function onUpgrade(req, socket, head) {
         accept(key) + '\r\n' + (head101 || '') + '\r\n';
     socket.write(text);
     if (bytes) socket.write(bytes);
-    if (!bytes || url.pathname === '/bad/eof') socket.end();
+    if (!bytes || url.pathname === '/bad/midframe') socket.end();
     return;
   }
   for (const [prefix, server] of [['/deflate-nct/', wssDeflateNct], ['/deflate/', wssDeflate]]) {
