@@ -604,9 +604,9 @@ TEST_CASE("streamOutputPath: the file grows while the body downloads", "[stream]
       for (int i = 0; i < 8; ++i) want += "data: " + std::to_string(i) + " " + std::string(300, 'x') + "\n\n";
       CHECK(file_text(path) == want + "<EOF>");
       // Events were in the file before the body ended (upstream writes each
-      // read once the preview is in).
+      // read once the preview is in). (The last write may finish before its
+      // completion comes out of waitNext: the largest size seen may be all.)
       CHECK(grown_while_running >= 1024);
-      CHECK(grown_while_running <= want.size());
       CHECK(first_seen < want.size());
       std::remove(path.c_str());
     }
