@@ -19,25 +19,12 @@ size_t cut_sequence_start(std::string_view in) {
     const size_t p = n - back;
     const auto b0 = static_cast<unsigned char>(in[p]);
     if (b0 >= 0x80 && b0 < 0xC0) continue;  // a continuation byte: look further back
-    size_t size = 0;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      size = 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      size = 3;
-      if (b0 == 0xE0) lo = 0xA0;
-      if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      size = 4;
-      if (b0 == 0xF0) lo = 0x90;
-      if (b0 == 0xF4) hi = 0x8F;
-    } else {
-      return n;  // ASCII or a byte that starts nothing
-    }
+    const auto [size, lo, hi] = detail::utf8_lead(b0);
+    if (size == 0) return n;     // ASCII or a byte that starts nothing
     if (back >= size) return n;  // complete (or too long: decoded as it is)
     for (size_t k = 1; k < back; ++k) {
       const auto b = static_cast<unsigned char>(in[p + k]);
-      const unsigned l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xBF;
+      const int l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xBF;
       if (b < l || b > h) return n;  // already invalid: decoded as it is
     }
     return p;

@@ -11,23 +11,8 @@ bool in_range(int b, int lo, int hi) { return b >= lo && b <= hi; }
 // Unicode "substitution of maximal subparts" practice x/text follows), or 0
 // when a well-formed sequence starts there.
 std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& valid_size) {
-  const int b0 = byte_at(in, i);
-  int lo = 0x80;
-  int hi = 0xBF;
-  std::size_t size = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    size = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    size = 3;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    size = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return 1;
-  }
+  const auto [size, lo, hi] = utf8_lead(byte_at(in, i));
+  if (size == 0) return 1;
   if (!in_range(byte_at(in, i + 1), lo, hi)) return 1;
   if (size > 2 && !in_range(byte_at(in, i + 2), 0x80, 0xBF)) return 2;
   if (size > 3 && !in_range(byte_at(in, i + 3), 0x80, 0xBF)) return 3;
