@@ -5,14 +5,12 @@
 #include <string>
 #include <string_view>
 
+#include "abi/json_string.h"
 #include "cookies/cookie.h"
 #include "http/response.h"
 
 namespace tlsc {
 
-void append_json_string(std::string& out, std::string_view s);
-// How many bytes append_json_string would append for s (quotes included).
-size_t json_string_size(std::string_view s);
 std::string response_to_json(const Response& r);
 // {"expires":…,"domain":…,"name":…,"path":…,"value":…,"maxAge":…,"secure":…,"httpOnly":…}
 void append_cookie_json(std::string& out, const Cookie& c);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "charset/encoding.h"
+#include "core/utf8.h"
 
 namespace tlsc::charset::detail {
 
@@ -23,19 +24,8 @@ std::string decode_utf8(std::string_view in);
 // them unchanged).
 std::size_t valid_utf8_prefix(std::string_view in);
 
-// What a UTF-8 lead byte starts: the sequence's length (0: none; ASCII and
-// continuation bytes start none) and the range its second byte must be in.
-struct Utf8Lead {
-  std::size_t size = 0;
-  int lo = 0x80;
-  int hi = 0xBF;
-};
-inline Utf8Lead utf8_lead(int b0) {
-  if (b0 >= 0xC2 && b0 <= 0xDF) return {2, 0x80, 0xBF};
-  if (b0 >= 0xE0 && b0 <= 0xEF) return {3, b0 == 0xE0 ? 0xA0 : 0x80, b0 == 0xED ? 0x9F : 0xBF};
-  if (b0 >= 0xF0 && b0 <= 0xF4) return {4, b0 == 0xF0 ? 0x90 : 0x80, b0 == 0xF4 ? 0x8F : 0xBF};
-  return {};
-}
+// utf8_lead (core/utf8.h) says what a lead byte starts.
+using tlsc::utf8_lead;
 
 // unicode.UTF16(endianness, IgnoreBOM): a BOM is decoded as U+FEFF.
 std::string decode_utf16(std::string_view in, bool big_endian);

@@ -3,22 +3,34 @@
 //   - the output is one JSON string any parser reads;
 //   - a valid UTF-8 input reads back unchanged;
 //   - none of '<', '>', '&', U+2028, U+2029 appears unescaped (Go's
-//     HTML-safe encoding).
+//     HTML-safe encoding);
+//   - json_string_size is the size written, and the portable 64-bit-word
+//     version writes the same bytes as the wide one.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
-#include "abi/json_writer.h"
+#include "abi/json_string.h"
 #include "charset/decoders.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   std::string out;
   tlsc::append_json_string(out, in);
+  if (tlsc::json_string_size(in) != out.size() || tlsc::detail::json_string_size_words(in) != out.size())
+    std::abort();
+  // Exactly the room asked for: a write past it is a heap overflow.
+  auto words = std::make_unique<char[]>(out.size());
+  if (tlsc::detail::write_json_string_words(words.get(), in) != words.get() + out.size() ||
+      std::string_view(words.get(), out.size()) != out)
+    std::abort();
+  auto wide = std::make_unique<char[]>(out.size());
+  if (tlsc::write_json_string(wide.get(), in) != wide.get() + out.size()) std::abort();
   auto parsed = nlohmann::json::parse(out, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_string()) std::abort();
   // decode_utf8 leaves valid UTF-8 as it is, so equality says "valid".

@@ -86,6 +86,11 @@ const server = http.createServer((req, res) => {
       case 'shift_jis':
         // "日本" in Shift_JIS
         return send(res, 200, { 'Content-Type': 'text/html' }, Buffer.concat([Buffer.from('<meta charset="shift_jis">'), Buffer.from([0x93, 0xfa, 0x96, 0x7b])]));
+      case 'every-byte': {  // every byte below 0x80, then UTF-8 that Go's JSON encoder treats apart
+        const ascii = Buffer.from(Array.from({ length: 128 }, (_, i) => i));
+        return send(res, 200, { 'Content-Type': 'text/plain; charset=utf-8' },
+          Buffer.concat([ascii, Buffer.from('\u2028 \u2029 \u00e9 \ufffd \u{1f600}'), Buffer.from([0xff, 0xc3, 0x28])]));
+      }
       case 'bom':  // a UTF-8 byte order mark and nothing else: text that converts to ""
         return send(res, 200, { 'Content-Type': 'text/plain' }, Buffer.from([0xef, 0xbb, 0xbf]));
       case 'png':

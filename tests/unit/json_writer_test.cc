@@ -10,8 +10,8 @@
 
 TEST_CASE("json: strings escaped as Go's encoder escapes them", "[json]") {
   std::string out;
-  tlsc::append_json_string(out, std::string("a\"b\\c\n\t<>&\x01\xe2\x80\xa8 \xff\xc3\xa9", 18));
-  CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u003c\\u003e\\u0026\\u0001\\u2028 \\ufffd\xc3\xa9\"");
+  tlsc::append_json_string(out, std::string("a\"b\\c\n\t<>&\x01\xe2\x80\xa8 \xff\xc3\xa9\b\f\x7f", 21));
+  CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u003c\\u003e\\u0026\\u0001\\u2028 \\ufffd\xc3\xa9\\b\\f\x7f\"");
 }
 
 TEST_CASE("json: json_string_size is the size append_json_string writes", "[json]") {

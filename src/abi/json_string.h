@@ -1,0 +1,39 @@
+// Strings as Go's encoding/json writes them (json.Marshal: HTML-safe),
+// which is what upstream's response JSON is made of. Byte for byte:
+//   - '"' and '\\' get a backslash; \b \f \n \r \t their short escapes
+//     (Go 1.22 and later); every other byte below 0x20 and '<', '>', '&'
+//     \u00XX with lowercase hex;
+//   - U+2028 and U+2029 become \u2028 and \u2029;
+//   - each byte that does not start a well-formed UTF-8 sequence (Go's
+//     utf8.DecodeRune giving RuneError, 1) becomes \ufffd;
+//   - everything else, 0x7f included, is copied.
+// A response body is most of a response's bytes, so this runs a block of
+// bytes a step (SSE2 on x86-64, NEON on arm64, 64-bit words elsewhere): a
+// first pass counts the exact size, a second writes into it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace tlsc {
+
+// How many bytes write_json_string writes for s, the two quotes included.
+size_t json_string_size(std::string_view s);
+
+// Writes s as a JSON string at dst, which has room for exactly
+// json_string_size(s) bytes; returns the end of what it wrote.
+char* write_json_string(char* dst, std::string_view s);
+
+void append_json_string(std::string& out, std::string_view s);
+// The same where the caller has json_string_size(s) already.
+void append_json_string(std::string& out, std::string_view s, size_t size);
+
+namespace detail {
+// The portable versions (8 bytes a step), used where neither SSE2 nor NEON
+// is; compiled everywhere so that the tests check them on every machine.
+size_t json_string_size_words(std::string_view s);
+char* write_json_string_words(char* dst, std::string_view s);
+}  // namespace detail
+
+}  // namespace tlsc
