@@ -20,6 +20,11 @@ void BodyBuffer::append(std::string_view bytes) {
   }
 }
 
+void BodyBuffer::reserve(size_t expected) {
+  if (!blocks_.empty() || expected == 0) return;
+  blocks_.emplace_back().reserve(std::min(expected, kBlock));
+}
+
 std::string BodyBuffer::join() && {
   std::string out;
   if (blocks_.size() == 1) {

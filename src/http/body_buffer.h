@@ -24,6 +24,10 @@ class BodyBuffer {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   void append(std::string_view bytes);
+  // Room for a body of `expected` bytes (its Content-Length) before it
+  // arrives, up to one block: the first block then never regrows. Only on
+  // an empty buffer.
+  void reserve(size_t expected);
   // The whole body as one string. One block is handed over without a copy;
   // more are copied into one, each freed as soon as it is copied.
   std::string join() &&;

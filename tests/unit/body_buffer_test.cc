@@ -35,3 +35,25 @@ TEST_CASE("body buffer: a body of one block is handed over, not copied", "[body-
   BodyBuffer empty;
   CHECK(std::move(empty).join().empty());
 }
+
+TEST_CASE("body buffer: a reserved body arrives without regrowing", "[body-buffer]") {
+  BodyBuffer b;
+  b.reserve(300000);
+  b.append(std::string(100000, 'a'));
+  b.append(std::string(200000, 'b'));
+  std::string joined = std::move(b).join();
+  CHECK(joined.size() == 300000);
+  CHECK(joined.capacity() == 300000);  // one allocation, never doubled
+  CHECK(joined == std::string(100000, 'a') + std::string(200000, 'b'));
+  // At most a block is reserved, whatever a Content-Length says; a reserve
+  // after data (or of nothing) changes nothing.
+  BodyBuffer huge;
+  huge.reserve(size_t{1} << 40);
+  huge.append("x");
+  huge.reserve(100);
+  CHECK(std::move(huge).join().capacity() == BodyBuffer::kBlock);
+  BodyBuffer none;
+  none.reserve(0);
+  CHECK(none.empty());
+  CHECK(std::move(none).join().empty());
+}
