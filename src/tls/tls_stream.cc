@@ -1,6 +1,7 @@
 #include "tls/tls_stream.h"
 
 #include <array>
+#include <new>
 
 #include <openssl/err.h>
 
@@ -15,7 +16,9 @@ TlsStream::TlsStream(Reactor& reactor, std::unique_ptr<Stream> inner, bssl::Uniq
       ssl_(std::move(ssl)),
       context_(context),
       host_(std::move(host)) {
-  in_bio_ = BIO_new(BIO_s_mem());
+  in_bio_ = BIO_new_mem_buf(inbound_.data(), 0);
+  // Out of bytes is "retry later", as for a read-write memory BIO, not EOF.
+  BIO_set_mem_eof_return(in_bio_, -1);
   out_bio_ = BIO_new(BIO_s_mem());
   SSL_set_bio(ssl_.get(), in_bio_, out_bio_);
   tls_trace_attach(ssl_.get(), &trace_);
@@ -109,8 +112,29 @@ void TlsStream::on_stream_data(std::string_view data) {
   if (closed_) return;
   track_records(data);
   tls_trace_received(trace_, data);
-  BIO_write(in_bio_, data.data(), static_cast<int>(data.size()));
+  if (!take_inbound(data)) {
+    fail(no_memory_error());
+    return;
+  }
   advance();
+}
+
+bool TlsStream::take_inbound(std::string_view data) {
+  // What BoringSSL read is dropped (usually everything: it reads a record
+  // as far as it has come into its own buffer).
+  const size_t unread = BIO_pending(in_bio_);
+  try {
+    inbound_.erase(0, inbound_.size() - unread);
+    inbound_.append(data);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  BIO* view = BIO_new_mem_buf(inbound_.data(), static_cast<ossl_ssize_t>(inbound_.size()));
+  if (view == nullptr) return false;
+  BIO_set_mem_eof_return(view, -1);
+  SSL_set0_rbio(ssl_.get(), view);  // frees the previous view
+  in_bio_ = view;
+  return true;
 }
 
 void TlsStream::on_stream_closed(const Error* error) {
