@@ -75,8 +75,9 @@ bool is_line_separator(const unsigned char* p) {  // U+2028 or U+2029
 //   special(p): a bit mask of the bytes that need more than a copy: below
 //     0x20, above 0x7f, '"', '\\', '<', '>', '&';
 //   high(p): a bit mask of the bytes above 0x7f;
-//   extra(p, k): how many bytes the escapes of p[0, k) add (one for '"',
-//     '\\', \b \f \n \r \t; five for \u00XX); p[0, k) is ASCII.
+//   extra(p, k): how many bytes the escapes of the ASCII bytes of p[0, k)
+//     add (one for '"', '\\', \b \f \n \r \t; five for \u00XX);
+//   equal_to(p, c): a bit mask of the bytes equal to c.
 // Each byte has one bit in a mask, the lowest byte the lowest bit; byte k's
 // is bit k * kShift + (kShift - 1).
 // 64-bit words (any machine): exact per-byte tests that leave each byte's
@@ -107,6 +108,7 @@ struct WordBlock {
            equal(w, '&');
   }
   static uint64_t high(const char* p) { return load(p) & kHigh; }
+  static uint64_t equal_to(const char* p, unsigned char c) { return equal(load(p), c); }
   static size_t extra(const char* p, size_t k) {
     const uint64_t w = load(p);
     const uint64_t one = equal(w, '"') | equal(w, '\\') | equal(w, '\b') | equal(w, '\f') | equal(w, '\n') |
@@ -139,12 +141,16 @@ struct VectorBlock {
     return bits(hit);
   }
   static uint64_t high(const char* p) { return bits(load(p)); }
+  static uint64_t equal_to(const char* p, unsigned char c) { return bits(eq(load(p), static_cast<char>(c))); }
   static size_t extra(const char* p, size_t k) {
     const __m128i v = load(p);
     const __m128i one = _mm_or_si128(
         _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, '\\')), _mm_or_si128(eq(v, '\b'), eq(v, '\f'))),
         _mm_or_si128(_mm_or_si128(eq(v, '\n'), eq(v, '\r')), eq(v, '\t')));
-    const __m128i five = _mm_or_si128(_mm_andnot_si128(one, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))),
+    // Control bytes: below 0x20 and not negative (not above 0x7f).
+    const __m128i control =
+        _mm_and_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpgt_epi8(v, _mm_set1_epi8(-1)));
+    const __m128i five = _mm_or_si128(_mm_andnot_si128(one, control),
                                       _mm_or_si128(_mm_or_si128(eq(v, '<'), eq(v, '>')), eq(v, '&')));
     __m128i weights =
         _mm_or_si128(_mm_and_si128(one, _mm_set1_epi8(1)), _mm_and_si128(five, _mm_set1_epi8(5)));
@@ -178,6 +184,7 @@ struct VectorBlock {
     return bits(hit);
   }
   static uint64_t high(const char* p) { return bits(vcgeq_u8(load(p), vdupq_n_u8(0x80))); }
+  static uint64_t equal_to(const char* p, unsigned char c) { return bits(eq(load(p), c)); }
   static size_t extra(const char* p, size_t k) {
     const uint8x16_t v = load(p);
     const uint8x16_t one =
@@ -250,6 +257,28 @@ Cursors write_non_ascii_run(const unsigned char* p, size_t i, size_t n, char* d)
   return {i, d};
 }
 
+// How many bytes before p[i] belong to the character the DFA is inside of
+// in `state` (0 between characters): back to its lead byte.
+size_t pending_bytes(const unsigned char* p, size_t i, unsigned state) {
+  if (state == utf8_dfa::kAccept) return 0;
+  size_t back = 1;
+  while ((p[i - back] & 0xC0) == 0x80) ++back;
+  return back;
+}
+
+// Whether the bytes above 0x7f of a block go out as they are: every
+// character they make is well-formed (the DFA, from the state the
+// previous block left, did not fail) and none is U+2028 or U+2029 (no
+// 0xE2 lead in the block; a block with one takes the slow way). Sets
+// `state` for the next block.
+template <typename Block>
+bool non_ascii_copies(const char* block, unsigned& state) {
+  const unsigned next = utf8_dfa::run(state, reinterpret_cast<const unsigned char*>(block), Block::kSize);
+  if (next == utf8_dfa::kError || Block::equal_to(block, 0xE2) != 0) return false;
+  state = next;
+  return true;
+}
+
 template <typename Block>
 size_t size_of(std::string_view s) {
   const char* data = s.data();
@@ -257,23 +286,32 @@ size_t size_of(std::string_view s) {
   const size_t n = s.size();
   size_t extra = 2;  // the quotes
   size_t i = 0;
+  unsigned state = utf8_dfa::kAccept;  // of the UTF-8 passed over so far
+  size_t slow_until = 0;               // no DFA before here
   while (i + Block::kSize <= n) {
-    if (Block::special(data + i) == 0) {
+    if (Block::special(data + i) == 0 && state == utf8_dfa::kAccept) {
       i += Block::kSize;
       continue;
     }
-    const uint64_t high = Block::high(data + i);
-    if (high == 0) {
+    if ((Block::high(data + i) == 0 && state == utf8_dfa::kAccept) ||
+        (i >= slow_until && non_ascii_copies<Block>(data + i, state))) {
       extra += Block::extra(data + i, Block::kSize);
       i += Block::kSize;
       continue;
     }
-    // The escapes before the first byte above 0x7f, then its UTF-8 run;
-    // the next step starts where the run ends.
-    const size_t k = first_flagged<Block>(high);
+    // The slow way, a sequence at a time, from the lead byte of the
+    // character in progress: the escapes before the first byte above 0x7f,
+    // then its run; the next block starts where the run ends. The rest of
+    // a block that failed goes the slow way too (ill-formed bytes come in
+    // crowds: binary read as text).
+    if (i >= slow_until) slow_until = i + Block::kSize;
+    i -= pending_bytes(p, i, state);
+    state = utf8_dfa::kAccept;
+    const size_t k = first_flagged<Block>(Block::high(data + i));
     extra += Block::extra(data + i, k);
     i = count_non_ascii_run(p, i + k, n, extra);
   }
+  i -= pending_bytes(p, i, state);  // the tail takes the character in progress
   while (i < n) {
     if (p[i] < 0x80) {
       extra += kAscii[p[i]].size - 1;
@@ -292,6 +330,8 @@ char* write(char* d, std::string_view s) {
   const size_t n = s.size();
   *d++ = '"';
   size_t i = 0;
+  unsigned state = utf8_dfa::kAccept;  // of the UTF-8 passed over so far
+  size_t slow_until = 0;               // no DFA before here (as in size_of)
   // A block's escapes are written from one look at it: between them the
   // plain bytes are stored a block at a time from where they start (what
   // overshoots is written over next), an escape as 8 bytes (no branch on
@@ -301,27 +341,44 @@ char* write(char* d, std::string_view s) {
   while (i + 2 * Block::kSize <= n) {
     uint64_t special = Block::special(data + i);
     Block::copy(d, data + i);
-    if (special == 0) {
+    if (special == 0 && state == utf8_dfa::kAccept) {
       i += Block::kSize;
       d += Block::kSize;
       continue;
     }
-    if (Block::high(data + i) != 0) {
-      // Up to the first byte above 0x7f, then its UTF-8 run, and the next
-      // block from where the run ends.
-      const size_t k = first_flagged<Block>(special);
-      i += k;
-      d += k;
-      if (p[i] < 0x80) {
-        std::memcpy(d, kAscii[p[i]].text, 8);
-        d += kAscii[p[i]].size;
-        ++i;
-      } else {
-        const Cursors c = write_non_ascii_run(p, i, n, d);
-        i = c.in;
-        d = c.out;
+    const uint64_t high = Block::high(data + i);
+    if (high != 0 || state != utf8_dfa::kAccept) {
+      if (i < slow_until || !non_ascii_copies<Block>(data + i, state)) {
+        if (i >= slow_until) slow_until = i + Block::kSize;
+        // The slow way, from the lead byte of the character in progress
+        // (stored already, as it is): up to the first byte that needs
+        // work, then its escape or its UTF-8 run, and the next block from
+        // there.
+        const size_t back = pending_bytes(p, i, state);
+        i -= back;
+        d -= back;
+        state = utf8_dfa::kAccept;
+        Block::copy(d, data + i);
+        const size_t k = first_flagged<Block>(Block::special(data + i));
+        i += k;
+        d += k;
+        if (p[i] < 0x80) {
+          std::memcpy(d, kAscii[p[i]].text, 8);
+          d += kAscii[p[i]].size;
+          ++i;
+        } else {
+          const Cursors c = write_non_ascii_run(p, i, n, d);
+          i = c.in;
+          d = c.out;
+        }
+        continue;
       }
-      continue;
+      special &= ~high;  // those go out as they are
+      if (special == 0) {
+        i += Block::kSize;
+        d += Block::kSize;
+        continue;
+      }
     }
     size_t from = 0;  // the first byte of the block not written yet
     do {
@@ -338,6 +395,10 @@ char* write(char* d, std::string_view s) {
     d += Block::kSize - from;
     i += Block::kSize;
   }
+  // The tail takes the character in progress, from its lead byte.
+  const size_t back = pending_bytes(p, i, state);
+  i -= back;
+  d -= back;
   while (i < n) {
     if (p[i] < 0x80) {
       const AsciiOut& e = kAscii[p[i]];

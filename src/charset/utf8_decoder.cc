@@ -1,6 +1,9 @@
+#include <algorithm>
+
 #include "charset/decoders.h"
 #include "charset/go_text.h"
 #include "core/byte_scan.h"
+#include "core/utf8.h"
 
 namespace tlsc::charset::detail {
 namespace {
@@ -22,20 +25,56 @@ std::size_t invalid_prefix(std::string_view in, std::size_t i, std::size_t& vali
 
 // Where the first ill-formed sequence at or after `from` starts (in.size()
 // if none), and in `bad` how many bytes its maximal subpart takes. ASCII is
-// skipped 16 bytes a step, where it starts (binary bodies have runs of none).
+// skipped 16 bytes a step, where it starts (binary bodies have runs of
+// none); text outside ASCII goes through the UTF-8 DFA 16 bytes a step,
+// and only a block where it fails is looked at a sequence at a time.
 std::size_t next_invalid(std::string_view in, std::size_t from, std::size_t& bad) {
+  constexpr std::size_t kBlock = 16;
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
   std::size_t i = from;
-  while (i < in.size()) {
-    if (byte_at(in, i) < 0x80) {
-      i += count_ascii_prefix(in.data() + i, in.size() - i);
-      if (i == in.size()) break;
+  // Right after an ill-formed sequence (decode_utf8 calls again from
+  // there), a block's worth a sequence at a time first: ill-formed bytes
+  // come in crowds (binary read as text), where the DFA would fail again.
+  std::size_t exact_until = from == 0 ? 0 : std::min(n, from + kBlock);
+  while (i < n) {
+    while (i < exact_until) {
+      if (p[i] < 0x80) {
+        ++i;
+        continue;
+      }
+      std::size_t valid_size = 0;
+      bad = invalid_prefix(in, i, valid_size);
+      if (bad != 0) return i;
+      i += valid_size;
     }
-    std::size_t valid_size = 0;
-    bad = invalid_prefix(in, i, valid_size);
-    if (bad != 0) return i;
-    i += valid_size;
+    if (i >= n) break;
+    if (p[i] < 0x80) {
+      i += count_ascii_prefix(in.data() + i, n - i);
+      if (i == n) break;
+    }
+    unsigned state = utf8_dfa::kAccept;
+    exact_until = n;  // where the sequence-at-a-time look ends
+    while (i + kBlock <= n) {
+      if (state == utf8_dfa::kAccept && count_ascii_prefix(in.data() + i, kBlock) == kBlock) {
+        exact_until = i;  // back to the ASCII skip
+        break;
+      }
+      const unsigned next = utf8_dfa::run(state, p + i, kBlock);
+      if (next == utf8_dfa::kError) {
+        exact_until = i + kBlock;
+        break;
+      }
+      state = next;
+      i += kBlock;
+    }
+    // From the lead byte of the character in progress.
+    if (state != utf8_dfa::kAccept) {
+      while ((p[i - 1] & 0xC0) == 0x80) --i;
+      --i;
+    }
   }
-  return in.size();
+  return n;
 }
 
 }  // namespace

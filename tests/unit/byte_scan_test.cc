@@ -216,6 +216,41 @@ TEST_CASE("json: strings escaped as Go's encoder escapes them, on random bodies"
   }
 }
 
+TEST_CASE("json: text mostly outside ASCII, with rare ill-formed bytes, across block edges",
+          "[json][byte_scan]") {
+  // The block scan runs the UTF-8 DFA over whole blocks and carries a
+  // character across their edges; a fault or U+2028 sends it back to the
+  // character's lead byte. Characters of every length at every offset,
+  // faults among them.
+  const std::vector<std::string> valid = {"\xd0\x9f",
+                                          "\xd1\x80",
+                                          "\xe6\x97\xa5",
+                                          "\xe3\x80\x82",
+                                          "\xf0\x9f\x98\x80",
+                                          "\xe2\x82\xac",
+                                          "\xed\x9f\xbf",
+                                          "\xef\xbf\xbd",
+                                          "\xf4\x8f\xbf\xbf",
+                                          " ",
+                                          "a",
+                                          "<",
+                                          "\""};
+  const std::vector<std::string> faulty = {
+      "\xe2\x80\xa8", "\xe2\x80\xa9", "\xff",         "\xc3",     "\xe6\x97",
+      "\xf0\x9f\x98", "\x80",         "\xed\xa0\x80", "\xc0\x80", "\n"};
+  std::mt19937 rng(20261204);
+  for (int round = 0; round < 4000; ++round) {
+    std::string body;
+    const size_t len = 20 + rng() % 300;
+    const unsigned fault_in = 4 + rng() % 60;  // one piece in this many is a fault
+    while (body.size() < len) {
+      body += rng() % fault_in == 0 ? faulty[rng() % faulty.size()] : valid[rng() % valid.size()];
+    }
+    INFO("round " << round);
+    require_go_json(body);
+  }
+}
+
 TEST_CASE("charset: UTF-8 bodies keep their bytes, bad ones get U+FFFD per maximal subpart", "[byte_scan]") {
   // Valid text comes back byte for byte; each ill-formed piece of kPieces
   // becomes the U+FFFDs x/text writes for it.
@@ -252,6 +287,40 @@ TEST_CASE("charset: UTF-8 bodies keep their bytes, bad ones get U+FFFD per maxim
     }
     INFO("round " << round);
     REQUIRE(tlsc::charset::detail::decode_utf8(in) == expected);
+  }
+}
+
+TEST_CASE("charset: long text outside ASCII goes through the DFA and keeps x/text's U+FFFDs", "[byte_scan]") {
+  // Blocks of 16 through the DFA, characters across their edges, faults
+  // rare or in crowds.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"\xc3", "\xef\xbf\xbd"},         {"\xe2\x82", "\xef\xbf\xbd"},
+      {"\xf0\x9d\x84", "\xef\xbf\xbd"}, {"\x80", "\xef\xbf\xbd"},
+      {"\xff", "\xef\xbf\xbd"},         {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+  };
+  const std::vector<std::string> good = {"\xd0\x9f", "\xe6\x97\xa5", "\xf0\x9d\x84\x9e", "\xc3\xa9",
+                                         "\xe2\x80\xa8"};
+  std::mt19937 rng(12);
+  for (int round = 0; round < 3000; ++round) {
+    std::string in, expected;
+    size_t first_bad = std::string::npos;
+    const unsigned bad_in = 2 + rng() % 80;
+    const size_t len = 16 + rng() % 400;
+    while (in.size() < len) {
+      if (rng() % bad_in == 0) {
+        const auto& [b, e] = bad[rng() % bad.size()];
+        if (first_bad == std::string::npos) first_bad = in.size();
+        in += b + ".";  // so that the next piece cannot complete it
+        expected += e + ".";
+      } else {
+        const std::string& g = good[rng() % good.size()];
+        in += g;
+        expected += g;
+      }
+    }
+    INFO("round " << round);
+    REQUIRE(tlsc::charset::detail::decode_utf8(in) == expected);
+    REQUIRE(tlsc::charset::detail::valid_utf8_prefix(in) == std::min(first_bad, in.size()));
   }
 }
 
