@@ -27,8 +27,16 @@ std::string make_body(const char* kind, size_t size) {
   const std::string words[] = {"lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "{\"k\":\"v\"} ", "<a href=x>", "\n"};
   const std::string utf8[] = {"caf\xc3\xa9 ", "na\xc3\xafve ", "\xe2\x82\xac ", "\xe6\x97\xa5\xe6\x9c\xac ",
                               "\xf0\x9f\x98\x80 "};
+  // A Russian page: Cyrillic words (two bytes a letter) between markup.
+  const std::string cyrillic[] = {"\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 ",
+                                  "\xd0\xbc\xd0\xb8\xd1\x80 ",
+                                  "\xd1\x82\xd0\xb5\xd0\xba\xd1\x81\xd1\x82 ",
+                                  "<p class=\"x\">",
+                                  "</p>\n"};
   while (s.size() < size) {
-    if (std::string(kind) == "binary") {
+    if (std::string(kind) == "cyrillic") {
+      s += cyrillic[rng() % 5];
+    } else if (std::string(kind) == "binary") {
       s.push_back(static_cast<char>(rng() & 0xff));
     } else if (std::string(kind) == "utf8" && rng() % 3 == 0) {
       s += utf8[rng() % 5];
@@ -37,6 +45,10 @@ std::string make_body(const char* kind, size_t size) {
     }
   }
   s.resize(size);
+  if (std::string(kind) == "cyrillic") {  // no letter cut in half at the end
+    while (!s.empty() && static_cast<unsigned char>(s.back()) >= 0x80) s.pop_back();
+    s.resize(size, ' ');
+  }
   return s;
 }
 
@@ -59,7 +71,7 @@ double best_ns(const std::function<size_t()>& run) {
 int main(int argc, char** argv) {
   const size_t size = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 262144;
   std::printf("%-8s %-34s %10s %10s\n", "body", "stage", "ns/byte", "MB/s");
-  for (const char* kind : {"ascii", "utf8", "binary"}) {
+  for (const char* kind : {"ascii", "utf8", "cyrillic", "binary"}) {
     const std::string body = make_body(kind, size);
     tlsc::Response r;
     r.id = "00000000-0000-0000-0000-000000000000";
