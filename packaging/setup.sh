@@ -18,12 +18,25 @@ command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 [ -x /usr/sbin/nginx ] || pkgs+=(nginx-light)
 # The HTTP/2 interop tests' nginx echoes POST bodies with the echo module.
 pkgs+=(libnginx-mod-http-echo)
+# Linux arm64, cross-built and tested under qemu-user (packaging/toolchains/):
+# the cross compiler, and Debian's arm64 builds of the libraries we link and
+# of the C and C++ runtimes the tests run on, through multiarch.
+pkgs+=(g++-aarch64-linux-gnu qemu-user
+       libc6:arm64 libstdc++6:arm64
+       libc-ares-dev:arm64 zlib1g-dev:arm64 libbrotli-dev:arm64 libzstd-dev:arm64)
+new_arch=0
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  dpkg --add-architecture arm64
+  new_arch=1
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
+if [ ${#missing[@]} -gt 0 ] || [ "$new_arch" = 1 ]; then
   apt-get update -qq
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # The pinned Debian sources of BoringSSL and nghttp2 (need root once: each

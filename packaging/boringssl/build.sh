@@ -13,6 +13,8 @@
 #   BORINGSSL_BUILD_ROOT  default <repo>/build-boringssl (a link into the shared cache, packaging/lib/shared_cache.sh) (fetch.sh's too)
 #   BORINGSSL_JOBS        ninja -j; default: ninja's own choice
 #   CC, CXX               compilers; default cc / c++ (GCC on Debian 12)
+#   TLSC_TARGET           another machine (packaging/lib/target.sh), e.g.
+#                         aarch64-linux-gnu: builds into build-boringssl-<it>
 #
 # Layout under $BORINGSSL_BUILD_ROOT:
 #   src-cache/  downloaded, checksum-verified Debian files   (fetch.sh)
@@ -33,8 +35,20 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../lib/shared_cache.sh
 . "$repo/packaging/lib/shared_cache.sh"
-[ -n "${BORINGSSL_BUILD_ROOT:-}" ] || use_shared_cache "$repo" boringssl
-export BORINGSSL_BUILD_ROOT=${BORINGSSL_BUILD_ROOT:-$repo/build-boringssl}
+log_tag=build.sh
+. "$repo/packaging/lib/build_steps.sh"
+. "$repo/packaging/lib/target.sh"
+if [ -n "$target_suffix" ]; then
+  # Another machine's build shares this machine's pinned source: fetched
+  # and checked once, under the native build root.
+  [ -n "${BORINGSSL_CACHE_DIR:-}${BORINGSSL_ORIG_DIR:-}" ] || {
+    use_shared_cache "$repo" boringssl
+    native=$(cd "$repo/build-boringssl" && pwd -P)
+    export BORINGSSL_CACHE_DIR=$native/src-cache BORINGSSL_ORIG_DIR=$native/orig
+  }
+fi
+[ -n "${BORINGSSL_BUILD_ROOT:-}" ] || use_shared_cache "$repo" "boringssl$target_suffix"
+export BORINGSSL_BUILD_ROOT=${BORINGSSL_BUILD_ROOT:-$repo/build-boringssl$target_suffix}
 mkdir -p "$BORINGSSL_BUILD_ROOT"
 # The physical path: the same cache gives the same paths from every clone,
 # so nothing is rebuilt because the clone moved.
@@ -44,8 +58,6 @@ bld=$root/build
 inst=$root/install
 patch_dir=$here/patches
 
-log_tag=build.sh
-. "$repo/packaging/lib/build_steps.sh"
 need_tools "cmake ninja-build perl golang-go python3 patch" cmake ninja perl go python3 patch
 
 # --- 1. the pinned source ---------------------------------------------------
@@ -159,6 +171,7 @@ cmake_args=(
   -DBUILD_SHARED_LIBS=OFF
   -DGO_EXECUTABLE="$gowrap"
   -DCMAKE_INSTALL_PREFIX="$inst"
+  "${target_cmake_args[@]}"
 )
 conf_key=$(printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")" "$(command -v "${CXX:-c++}")" | sha256sum | cut -d' ' -f1)
 configure_once "$bld" "$conf_key" "${cmake_args[@]}"

@@ -19,7 +19,7 @@ log() { echo "check_pic.sh: $*" >&2; }
 [ $# -eq 1 ] || { log "usage: check_pic.sh ARCHIVE.a"; exit 2; }
 archive=$1
 [ -f "$archive" ] || { log "error: no such file: $archive"; exit 2; }
-for tool in readelf nm cc; do
+for tool in readelf nm "${CC:-cc}"; do
   command -v "$tool" >/dev/null 2>&1 || { log "error: $tool not found (Debian: binutils, gcc)"; exit 2; }
 done
 
@@ -56,7 +56,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! cc -shared -o "$tmp/check.so" -Wl,--whole-archive "$archive" -Wl,--no-whole-archive \
+if ! "${CC:-cc}" -shared -o "$tmp/check.so" -Wl,--whole-archive "$archive" -Wl,--no-whole-archive \
      >"$tmp/ld.out" 2>&1; then
   log "error: $archive does not link into a shared object:"
   head -n 20 "$tmp/ld.out" >&2

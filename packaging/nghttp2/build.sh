@@ -16,6 +16,8 @@
 #   NGHTTP2_BUILD_ROOT  default <repo>/build-nghttp2 (a link into the shared cache, packaging/lib/shared_cache.sh) (fetch.sh's too)
 #   NGHTTP2_JOBS        ninja -j; default nproc
 #   CC                  compiler; default cc (GCC on Debian 12)
+#   TLSC_TARGET         another machine (packaging/lib/target.sh), e.g.
+#                       aarch64-linux-gnu: builds into build-nghttp2-<it>
 #
 # Layout under $NGHTTP2_BUILD_ROOT:
 #   src-cache/  downloaded, checksum-verified Debian files     (fetch.sh)
@@ -33,8 +35,19 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../lib/shared_cache.sh
 . "$repo/packaging/lib/shared_cache.sh"
-[ -n "${NGHTTP2_BUILD_ROOT:-}" ] || use_shared_cache "$repo" nghttp2
-export NGHTTP2_BUILD_ROOT=${NGHTTP2_BUILD_ROOT:-$repo/build-nghttp2}
+log_tag=build.sh
+. "$repo/packaging/lib/build_steps.sh"
+. "$repo/packaging/lib/target.sh"
+if [ -n "$target_suffix" ]; then
+  # Another machine's build shares this machine's pinned, unpacked source.
+  [ -n "${NGHTTP2_CACHE_DIR:-}${NGHTTP2_SRC_DIR:-}" ] || {
+    use_shared_cache "$repo" nghttp2
+    native=$(cd "$repo/build-nghttp2" && pwd -P)
+    export NGHTTP2_CACHE_DIR=$native/src-cache NGHTTP2_SRC_DIR=$native/src
+  }
+fi
+[ -n "${NGHTTP2_BUILD_ROOT:-}" ] || use_shared_cache "$repo" "nghttp2$target_suffix"
+export NGHTTP2_BUILD_ROOT=${NGHTTP2_BUILD_ROOT:-$repo/build-nghttp2$target_suffix}
 mkdir -p "$NGHTTP2_BUILD_ROOT"
 # The physical path: the same cache gives the same paths from every clone,
 # so nothing is rebuilt because the clone moved.
@@ -42,8 +55,6 @@ root=$(cd "$NGHTTP2_BUILD_ROOT" && pwd -P)
 bld=$root/build
 inst=$root/install
 
-log_tag=build.sh
-. "$repo/packaging/lib/build_steps.sh"
 need_tools "cmake ninja-build dpkg-dev binutils" cmake ninja dpkg-source readelf nm
 
 # --- 1. the pinned, Debian-patched source ---------------------------------------
@@ -70,6 +81,7 @@ cmake_args=(
   -DBUILD_TESTING=OFF
   -DCMAKE_INSTALL_PREFIX="$inst"
   -DCMAKE_INSTALL_LIBDIR=lib
+  "${target_cmake_args[@]}"
 )
 # The key includes fetch.sh's unpack stamp: a new source tree reconfigures.
 conf_key=$({ printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")"
@@ -98,7 +110,7 @@ if [ -f "$pic_stamp" ] && [ "$(cat "$pic_stamp")" = "$lib_sum" ]; then
   log "PIC check passed before for this archive"
 else
   rm -f "$pic_stamp"
-  bash "$repo/packaging/lib/check_pic.sh" "$lib" || die "$lib is not position-independent"
+  CC=${CC:-cc} bash "$repo/packaging/lib/check_pic.sh" "$lib" || die "$lib is not position-independent"
   echo "$lib_sum" >"$pic_stamp"
 fi
 echo "$inst"
