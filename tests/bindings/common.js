@@ -48,4 +48,19 @@ function withTimeout(promise, ms, msg) {
   ]).finally(() => clearTimeout(t));
 }
 
-module.exports = { repoRoot, libPath, nodeTlsClientFileName, prepareNodeTlsClient, withTimeout };
+/** How to start another Node process. A test under an emulator (another
+ * CPU's Node in qemu-user, where this kernel cannot start that CPU's
+ * programs by itself) says so in the environment:
+ *   TLSC_PEER_NODE    the Node that runs test servers (this machine's own)
+ *   TLSC_TARGET_NODE  the command that runs a child that loads the library,
+ *                     e.g. "qemu-aarch64 /path/to/arm64/node"
+ * Without them, both are this process's own Node. Returns [file, ...args]. */
+function peerNode() {
+  return [process.env.TLSC_PEER_NODE || process.execPath];
+}
+function targetNode() {
+  const cmd = process.env.TLSC_TARGET_NODE;
+  return cmd ? cmd.split(' ').filter(Boolean) : [process.execPath];
+}
+
+module.exports = { repoRoot, libPath, nodeTlsClientFileName, prepareNodeTlsClient, withTimeout, peerNode, targetNode };

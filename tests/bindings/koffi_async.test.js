@@ -14,7 +14,7 @@ const { spawn } = require('child_process');
 const { Worker } = require('worker_threads');
 const { randomUUID } = require('crypto');
 
-const { libPath, withTimeout } = require('./common');
+const { libPath, withTimeout, targetNode } = require('./common');
 const { spawnServer } = require('./servers');
 const { koffi, NotifyCb, loadLib, AsyncClient } = require('./ffi');
 
@@ -38,7 +38,8 @@ function input(url, extra = {}) {
 
 /** Runs a node child process; resolves to {code, out}; code is 'timeout' when killed at boundMs. */
 function runNodeChild(args, extraEnv, boundMs) {
-  const child = spawn(process.execPath, args, {
+  const [node, ...pre] = targetNode();
+  const child = spawn(node, [...pre, ...args], {
     env: Object.assign({}, process.env, { TLS_CLIENT_LIB: LIB }, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -226,7 +226,8 @@ function spawnServer(opts = {}) {
   const { spawn } = require('child_process');
   const args = [__filename, '--exit-on-stdin-close'];
   if (opts.maxSeconds) args.push('--max-seconds', String(opts.maxSeconds));
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [node, ...pre] = require('./common').peerNode();
+  const child = spawn(node, [...pre, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => { child.kill(); reject(new Error('server did not start in 10 s')); }, 10000);
