@@ -129,6 +129,20 @@ aarch64_bindings() {
   done
 }
 
+# packaging/release.sh writes dist/ (both Linux files, the notices, the
+# sums), and node-tls-client 2.1.0 loads the file named for this machine.
+release_files() {
+  bash "$root/packaging/release.sh" &&
+    (cd "$root/dist" && sha256sum -c SHA256SUMS) || return 1
+  local lib
+  lib=$(ls "$root"/dist/tls-client-linux-ubuntu-amd64-*.so)
+  (cd "$root/tests/bindings" && TLS_CLIENT_LIB="$lib" timeout -k 10 300 node node_tls_client.test.js \
+    >"$logs/release-ntc.log" 2>&1)
+  local rc=$?
+  grep -E '^# (pass|fail) ' "$logs/release-ntc.log"
+  [ $rc -eq 0 ] && grep -q '^# fail 0$' "$logs/release-ntc.log" || { tail -40 "$logs/release-ntc.log"; return 1; }
+}
+
 bindings() {
   TLS_CLIENT_LIB="$root/build/libtls-client.so" bash "$root/tests/bindings/run.sh"
 }
@@ -162,6 +176,7 @@ step "ThreadSanitizer build + threaded integration tests" tsan
 step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
 step "Linux arm64 (cross-built): symbols, unit and integration tests under qemu-user" aarch64
+step "release files (packaging/release.sh): names, sums, notices, node-tls-client on the x86-64 file" release_files
 
 echo
 if [ ${#launcher[@]} -gt 0 ]; then
