@@ -283,17 +283,26 @@ char* guarded(F&& f) {
 }  // namespace
 }  // namespace tlsc
 
+// The ABI's functions are the only symbols the library exports: on ELF by
+// default visibility (and abi/exports.map), on Windows by the .def file
+// CMake writes from the same list.
+#ifdef _WIN32
+#define TLSC_EXPORT
+#else
+#define TLSC_EXPORT __attribute__((visibility("default")))
+#endif
+
 extern "C" {
 
-__attribute__((visibility("default"))) char* request(char* json) {
+TLSC_EXPORT char* request(char* json) {
   return tlsc::guarded([&] { return tlsc::do_request(json); });
 }
 
-__attribute__((visibility("default"))) char* requestAsync(char* json) {
+TLSC_EXPORT char* requestAsync(char* json) {
   return tlsc::guarded([&] { return tlsc::do_request_async(json); });
 }
 
-__attribute__((visibility("default"))) char* waitNext(int timeout_ms) {
+TLSC_EXPORT char* waitNext(int timeout_ms) {
   // Always an array: a failure (no memory for the batch) is an empty one,
   // and what was waiting stays queued for the next call.
   static char empty[] = "[]";
@@ -306,22 +315,22 @@ __attribute__((visibility("default"))) char* waitNext(int timeout_ms) {
   }
 }
 
-__attribute__((visibility("default"))) void setNotify(void (*callback)(int)) {
+TLSC_EXPORT void setNotify(void (*callback)(int)) {
   try {
     tlsc::Runtime::get().completions().set_notify(callback);
   } catch (...) {
   }
 }
 
-__attribute__((visibility("default"))) char* getCookiesFromSession(char* json) {
+TLSC_EXPORT char* getCookiesFromSession(char* json) {
   return tlsc::guarded([&] { return tlsc::do_get_cookies(json); });
 }
 
-__attribute__((visibility("default"))) char* addCookiesToSession(char* json) {
+TLSC_EXPORT char* addCookiesToSession(char* json) {
   return tlsc::guarded([&] { return tlsc::do_add_cookies(json); });
 }
 
-__attribute__((visibility("default"))) char* freeMemory(char* id) {
+TLSC_EXPORT char* freeMemory(char* id) {
   try {
     if (id != nullptr) tlsc::Runtime::get().returned().release(id);
   } catch (...) {
@@ -329,47 +338,47 @@ __attribute__((visibility("default"))) char* freeMemory(char* id) {
   return nullptr;
 }
 
-__attribute__((visibility("default"))) char* destroySession(char* json) {
+TLSC_EXPORT char* destroySession(char* json) {
   return tlsc::guarded([&] { return tlsc::do_destroy_session(json); });
 }
 
-__attribute__((visibility("default"))) char* destroyAll() {
+TLSC_EXPORT char* destroyAll() {
   return tlsc::guarded([&] { return tlsc::do_destroy_all(); });
 }
 
-__attribute__((visibility("default"))) char* requestStream(char* json) {
+TLSC_EXPORT char* requestStream(char* json) {
   return tlsc::guarded([&] { return tlsc::request_stream(json); });
 }
 
-__attribute__((visibility("default"))) char* readStream(char* json) {
+TLSC_EXPORT char* readStream(char* json) {
   return tlsc::guarded([&] { return tlsc::read_stream(json); });
 }
 
-__attribute__((visibility("default"))) char* readStreamAll(char* json) {
+TLSC_EXPORT char* readStreamAll(char* json) {
   return tlsc::guarded([&] { return tlsc::read_stream_all(json); });
 }
 
-__attribute__((visibility("default"))) char* cancelStream(char* json) {
+TLSC_EXPORT char* cancelStream(char* json) {
   return tlsc::guarded([&] { return tlsc::cancel_stream(json); });
 }
 
-__attribute__((visibility("default"))) char* cancelRequest(char* json) {
+TLSC_EXPORT char* cancelRequest(char* json) {
   return tlsc::guarded([&] { return tlsc::cancel_request(json); });
 }
 
-__attribute__((visibility("default"))) char* wsConnect(char* json) {
+TLSC_EXPORT char* wsConnect(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_connect(json); });
 }
 
-__attribute__((visibility("default"))) char* wsRead(char* json) {
+TLSC_EXPORT char* wsRead(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_read(json); });
 }
 
-__attribute__((visibility("default"))) char* wsWrite(char* json) {
+TLSC_EXPORT char* wsWrite(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_write(json); });
 }
 
-__attribute__((visibility("default"))) char* wsClose(char* json) {
+TLSC_EXPORT char* wsClose(char* json) {
   return tlsc::guarded([&] { return tlsc::ws_close(json); });
 }
 }  // extern "C"

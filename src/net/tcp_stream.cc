@@ -245,7 +245,7 @@ void TcpConnector::try_next() {
         reactor_.watch(socket_, kIoWritable, this);
         return;
       case sock::ConnectStart::failed:
-        last_error_ = target + "connect: " + sock::error_text(error);
+        last_error_ = target + sock::connect_call_name() + std::string(": ") + sock::error_text(error);
         sock::close(s);
         socket_ = kNoSocket;
         break;
@@ -266,7 +266,7 @@ void TcpConnector::on_io(uint32_t) {
       return;
     }
     sock::close(s);
-    last_error_ += "connect: " + sock::error_text(err);
+    last_error_ += sock::connect_call_name() + std::string(": ") + sock::error_text(err);
     try_next();
   });
 }

@@ -47,8 +47,13 @@ IoResult recv(SocketHandle s, char* data, size_t size);
 
 void close(SocketHandle s);
 
-// Go's words for an OS error: strerror's text with a lower-case first
-// letter ("connection refused", "network is unreachable").
+// The system call Go names in a failed dial's text: "connect" on POSIX,
+// "connectex" on Windows ("dial tcp 127.0.0.1:1: connectex: ...").
+const char* connect_call_name();
+
+// Go's words for an OS error: on POSIX strerror's text with a lower-case
+// first letter ("connection refused", "network is unreachable"); on Windows
+// the system's English message, as Go prints it.
 std::string error_text(int error);
 
 }  // namespace sock

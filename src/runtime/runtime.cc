@@ -80,6 +80,7 @@ Runtime& Runtime::get() {
     s.stale.store(false, std::memory_order_release);
   } else if (s.current.load(std::memory_order_relaxed) == nullptr) {
     on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
+    keep_library_loaded();
     s.current.store(new Runtime(), std::memory_order_release);  // never destroyed, see header
   }
   return *s.current.load(std::memory_order_acquire);

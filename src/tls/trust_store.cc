@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/os_root_certificates.h"
+
 namespace tlsc {
 namespace {
 
@@ -31,6 +33,15 @@ X509_STORE* load() {
   const char* env_file = std::getenv("SSL_CERT_FILE");
   if (env_file != nullptr && *env_file != '\0') {
     X509_STORE_load_locations(store, env_file, nullptr);
+  } else if (std::vector<std::string> roots = os_root_certificates(); !roots.empty()) {
+    // Windows: the ROOT store, as Go verifies against it there.
+    for (const std::string& der : roots) {
+      const auto* p = reinterpret_cast<const uint8_t*>(der.data());
+      if (X509* x = d2i_X509(nullptr, &p, static_cast<long>(der.size())); x != nullptr) {
+        X509_STORE_add_cert(store, x);
+        X509_free(x);
+      }
+    }
   } else {
     for (const char* f : kCertFiles) {
       if (exists(f) && X509_STORE_load_locations(store, f, nullptr) == 1) break;

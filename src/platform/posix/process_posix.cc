@@ -15,4 +15,6 @@ void raise_open_file_limit() {
 
 void on_fork(void (*prepare)(), void (*parent)(), void (*child)()) { pthread_atfork(prepare, parent, child); }
 
+void keep_library_loaded() {}  // -z nodelete (CMakeLists.txt)
+
 }  // namespace tlsc

@@ -114,4 +114,6 @@ std::string error_text(int error) {
   return s;
 }
 
+const char* connect_call_name() { return "connect"; }
+
 }  // namespace tlsc::sock
