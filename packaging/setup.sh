@@ -24,6 +24,10 @@ pkgs+=(libnginx-mod-http-echo)
 pkgs+=(g++-aarch64-linux-gnu qemu-user
        libc6:arm64 libstdc++6:arm64
        libc-ares-dev:arm64 zlib1g-dev:arm64 libbrotli-dev:arm64 libzstd-dev:arm64)
+# Windows x64, cross-built with mingw-w64 (POSIX threads) and tested under
+# wine64; BoringSSL's assembly for Windows needs NASM. Its other
+# dependencies are built from Debian's sources (packaging/deps/build.sh).
+pkgs+=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine64 nasm)
 new_arch=0
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   dpkg --add-architecture arm64

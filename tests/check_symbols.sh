@@ -5,6 +5,26 @@
 set -euo pipefail
 lib="$1"
 expected="addCookiesToSession cancelRequest cancelStream destroyAll destroySession freeMemory getCookiesFromSession readStream readStreamAll request requestAsync requestStream setNotify waitNext wsClose wsConnect wsRead wsWrite"
+if [ "$(head -c 2 "$lib")" = "MZ" ]; then
+  # A Windows DLL: its export table (written from abi/exports.map through a
+  # .def file) is the ABI, and it imports only from Windows' own DLLs: the
+  # C++ runtime, libgcc and winpthreads are linked in (no libstdc++-6.dll,
+  # libgcc_s_seh-1.dll or libwinpthread-1.dll beside it).
+  dump=$(x86_64-w64-mingw32-objdump -p "$lib")
+  exported=$(sed -n '/^\[Ordinal\/Name Pointer\] Table/,/^$/p' <<<"$dump" | awk '/^\t\[/ {print $NF}' | sort | tr '\n' ' ' | sed 's/ $//')
+  if [ "$exported" != "$expected" ]; then
+    echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1
+  fi
+  needed=$(awk '/DLL Name:/ {print $3}' <<<"$dump")
+  for n in $needed; do
+    case "${n,,}" in
+      kernel32.dll|msvcrt.dll|ws2_32.dll|advapi32.dll|crypt32.dll|iphlpapi.dll|ntdll.dll|user32.dll|bcrypt.dll) ;;
+      *) echo "unexpected DLL import: $n"; exit 1 ;;
+    esac
+  done
+  echo "exported symbols: ok ($exported); imports: $(echo $needed)"
+  exit 0
+fi
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWwDdBbRrVv]$/ {print $3}' | sed 's/@.*//' | sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$exported" != "$expected" ]; then
   echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1

@@ -184,7 +184,7 @@ download() {
   log "downloading $PKG=$VERSION into $cache"
   # apt-get drops privileges to _apt for the download; as root it warns when
   # _apt cannot write the folder and downloads unsandboxed. Silence that one.
-  (cd "$cache" && apt-get source --download-only -qq "$PKG=$VERSION" 2>&1 \
+  (cd "$cache" && apt-get source --download-only --only-source -qq "$PKG=$VERSION" 2>&1 \
      | grep -v 'unsandboxed as root' >&2) || true
 }
 

@@ -10,8 +10,13 @@ target_cmake_args=()
 if [ -n "${TLSC_TARGET:-}" ]; then
   toolchain=$repo/packaging/toolchains/$TLSC_TARGET.cmake
   [ -f "$toolchain" ] || die "TLSC_TARGET=$TLSC_TARGET: no toolchain file $toolchain"
-  need_tools "g++-$TLSC_TARGET" "$TLSC_TARGET-gcc" "$TLSC_TARGET-g++"
+  case $TLSC_TARGET in
+    # mingw-w64's POSIX-threads variant: the win32 one has no std::thread.
+    *-w64-mingw32) target_package="g++-mingw-w64-${TLSC_TARGET%%-*}-posix" target_cc=$TLSC_TARGET-gcc-posix target_cxx=$TLSC_TARGET-g++-posix ;;
+    *) target_package="g++-$TLSC_TARGET" target_cc=$TLSC_TARGET-gcc target_cxx=$TLSC_TARGET-g++ ;;
+  esac
+  need_tools "${target_package//_/-}" "$target_cc" "$target_cxx"
   target_suffix=-$TLSC_TARGET
   target_cmake_args=(-DCMAKE_TOOLCHAIN_FILE="$toolchain")
-  export CC=${CC:-$TLSC_TARGET-gcc} CXX=${CXX:-$TLSC_TARGET-g++}
+  export CC=${CC:-$target_cc} CXX=${CXX:-$target_cxx}
 fi

@@ -83,6 +83,12 @@ cmake_args=(
   -DCMAKE_INSTALL_LIBDIR=lib
   "${target_cmake_args[@]}"
 )
+if [[ ${TLSC_TARGET:-} == *-mingw32 ]]; then
+  # mingw-w64 has clock_gettime (winpthreads) and GetTickCount64; with both,
+  # 1.52.0's nghttp2_time.c calls a fallback it did not define (fixed
+  # upstream in 1.53). GetTickCount64 is what upstream uses on Windows.
+  cmake_args+=(-DHAVE_CLOCK_GETTIME=0)
+fi
 # The key includes fetch.sh's unpack stamp: a new source tree reconfigures.
 conf_key=$({ printf '%s\n' "${cmake_args[@]}" "$(command -v "${CC:-cc}")"
              for s in "$src"/.unpacked-*; do basename "$s"; done; } | sha256sum | cut -d' ' -f1)
@@ -106,7 +112,9 @@ done
 # --- 5. check: the archive links into a shared library ------------------------------
 lib_sum=$(sha256sum <"$lib" | cut -d' ' -f1)
 pic_stamp=$inst/lib/.pic-checked
-if [ -f "$pic_stamp" ] && [ "$(cat "$pic_stamp")" = "$lib_sum" ]; then
+if [[ ${TLSC_TARGET:-} == *-mingw32 ]]; then
+  log "no PIC check for Windows: a DLL is relocated by the loader, not through a GOT"
+elif [ -f "$pic_stamp" ] && [ "$(cat "$pic_stamp")" = "$lib_sum" ]; then
   log "PIC check passed before for this archive"
 else
   rm -f "$pic_stamp"
