@@ -18,6 +18,7 @@ the header order the server saw, each against what it should be:
 Exits 0 when every profile matches, 1 otherwise.
 
   packaging/demo.py BUILD_DIR
+  TLSC_DEMO_CLIENT="wine64 build-win64/tls-client-cpp.exe" packaging/demo.py BUILD_DIR
 """
 import json
 import os
@@ -143,7 +144,10 @@ def start_server(build, d):
 
 
 def request(build, url, profile, headers, ca):
-    cmd = [os.path.join(build, "tls-client-cpp"), "get", url, "--profile", profile, "--http2", "--fingerprint", "--json"]
+    # TLSC_DEMO_CLIENT: another build's client in its runner (tests/run_all.sh:
+    # the Windows build's under wine), against this build's server.
+    client = os.environ.get("TLSC_DEMO_CLIENT", "").split() or [os.path.join(build, "tls-client-cpp")]
+    cmd = client + ["get", url, "--profile", profile, "--http2", "--fingerprint", "--json"]
     for n, v in headers:
         cmd += ["--header", "%s: %s" % (n, v)]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=dict(os.environ, SSL_CERT_FILE=ca))

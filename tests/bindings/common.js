@@ -35,6 +35,7 @@ function prepareNodeTlsClient() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ntc-lib-'));
   fs.copyFileSync(libPath(), path.join(dir, nodeTlsClientFileName()));
   process.env.TMPDIR = dir;
+  if (process.platform === 'win32') process.env.TEMP = process.env.TMP = dir;  // Windows' os.tmpdir()
   if (os.tmpdir() !== dir) throw new Error(`os.tmpdir() is ${os.tmpdir()}, not ${dir}`);
   return dir;
 }

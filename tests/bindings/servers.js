@@ -223,6 +223,13 @@ function startServer(opts = {}) {
  * event loop). Resolves to {port, url(), child, close()}.
  */
 function spawnServer(opts = {}) {
+  // Windows Node under wine cannot start a Linux program (libuv aborts on
+  // the job object), so the runner starts `servers.js` itself and passes
+  // its port: TLSC_SERVER_PORT.
+  if (process.env.TLSC_SERVER_PORT) {
+    const port = parseInt(process.env.TLSC_SERVER_PORT, 10);
+    return Promise.resolve({ port, child: null, url: (p = '/') => `http://127.0.0.1:${port}${p}`, close: async () => {} });
+  }
   const { spawn } = require('child_process');
   const args = [__filename, '--exit-on-stdin-close'];
   if (opts.maxSeconds) args.push('--max-seconds', String(opts.maxSeconds));
