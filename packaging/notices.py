@@ -70,13 +70,17 @@ def components():
          "Debian source package nghttp2 %s, with Debian's patches, built by packaging/nghttp2/build.sh. "
          "Its COPYING file:" % nghttp2,
          read(os.path.join(REPO, "build-nghttp2", "src", "COPYING"))),
-        ("c-ares", "Debian package libc-ares-dev (its static archive). Debian's copyright file:",
+        ("c-ares", "Debian package libc-ares-dev (its static archive); for Windows, its source package "
+         "c-ares 1.18.1-3, built by packaging/deps/build.sh. Debian's copyright file:",
          read(os.path.join(DOC, "libc-ares-dev", "copyright"))),
-        ("zlib", "Debian package zlib1g-dev (its static archive). Debian's copyright file:",
+        ("zlib", "Debian package zlib1g-dev (its static archive); for Windows, its source package "
+         "zlib 1:1.2.13.dfsg-1, built by packaging/deps/build.sh. Debian's copyright file:",
          read(os.path.join(DOC, "zlib1g-dev", "copyright"))),
-        ("brotli", "Debian package libbrotli-dev (its static archives). Debian's copyright file:",
+        ("brotli", "Debian package libbrotli-dev (its static archives); for Windows, its source package "
+         "brotli 1.0.9-2, built by packaging/deps/build.sh. Debian's copyright file:",
          read(os.path.join(DOC, "libbrotli-dev", "copyright"))),
-        ("zstd", "Debian package libzstd-dev (its static archive). Debian's copyright file:",
+        ("zstd", "Debian package libzstd-dev (its static archive); for Windows, its source package "
+         "libzstd 1.5.4+dfsg2-5, built by packaging/deps/build.sh. Debian's copyright file:",
          read(os.path.join(DOC, "libzstd-dev", "copyright"))),
         ("nlohmann/json", "Debian package nlohmann-json3-dev (header-only, compiled in). Debian's copyright file:",
          read(os.path.join(DOC, "nlohmann-json3-dev", "copyright"))),
@@ -86,12 +90,18 @@ def components():
          "Go's licence; its text as Debian ships it with Go (golang-1.19-src):",
          go_licence),
         ("GCC runtime (libstdc++, libgcc)",
-         "Linked in statically (-static-libstdc++ -static-libgcc) by Debian's GCC 12. GPL version 3 with "
+         "Linked in statically (-static-libstdc++ -static-libgcc) by Debian's GCC 12 (for Windows, "
+         "Debian's gcc-mingw-w64, GCC 12 too). GPL version 3 with "
          "the GCC Runtime Library Exception, which permits this. The exception, from Debian's copyright "
          "file for GCC 12 (gcc-12-base), then the GPL version 3 "
          "(/usr/share/common-licenses/GPL-3):",
          between(gcc, "GCC RUNTIME LIBRARY EXCEPTION", "libquadmath/*.[hc]:") + "\n\n" +
          read("/usr/share/common-licenses/GPL-3")),
+        ("mingw-w64 runtime and winpthreads (the Windows DLL only)",
+         "Linked into the Windows DLL statically (-static) by Debian's mingw-w64 toolchain: the C runtime "
+         "start-up code and libwinpthread from Debian package mingw-w64-x86-64-dev. Debian's copyright file, "
+         "with the licence of each part:",
+         read(os.path.join(DOC, "mingw-w64-x86-64-dev", "copyright"))),
     ]
 
 
@@ -103,7 +113,7 @@ def render():
         rule,
         "",
         "libtls-client.so, and the release files packaging names after upstream's",
-        "(Linux x86-64 and arm64), link the components below statically; each",
+        "(Linux x86-64 and arm64, Windows x64), link the components below statically; each",
         "section has the component's complete licence text, taken from what it was",
         "built from. Written by packaging/notices.py; do not edit by hand.",
         "Build- and test-time only, not in the library files: Catch2 (BSL-1.0).",

@@ -5,22 +5,33 @@
 #
 #   dist/tls-client-linux-ubuntu-amd64-<version>.so   Linux x86-64
 #   dist/tls-client-linux-arm64-<version>.so          Linux arm64 (cross-built)
+#   dist/tls-client-windows-64-<version>.dll          Windows x64 (cross-built, mingw-w64)
 #   dist/THIRD_PARTY_NOTICES.txt                      every linked component's licence
 #   dist/SHA256SUMS                                   `sha256sum -c SHA256SUMS` there
 #
 # <version> is the library's own, from include/tls_client.h (CMake refuses
-# to configure when project() says otherwise). Windows and macOS files are
-# not built here yet. Each file is checked before it is written: its CPU,
-# exactly the ABI exported, nothing needed but libc (tests/check_symbols.sh).
+# to configure when project() says otherwise). macOS files are built by
+# the release workflow on GitHub's macOS runners, not here. Each file is
+# checked before it is written: its CPU, exactly the ABI exported, nothing
+# needed but the system's own libraries (tests/check_symbols.sh).
 #
-#   packaging/release.sh                 both Linux files
-#   RELEASE_TARGETS=linux-amd64 packaging/release.sh
+#   packaging/release.sh                       every file above
+#   packaging/release.sh --target windows-64   one (repeatable); or
+#   RELEASE_TARGETS="linux-amd64 linux-arm64" packaging/release.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 version=$(sed -n 's/^#define TLS_CLIENT_CPP_VERSION "\(.*\)"$/\1/p' include/tls_client.h)
 [ -n "$version" ] || { echo "release.sh: no TLS_CLIENT_CPP_VERSION in include/tls_client.h" >&2; exit 1; }
-targets=${RELEASE_TARGETS:-linux-amd64 linux-arm64}
+targets=${RELEASE_TARGETS:-linux-amd64 linux-arm64 windows-64}
+given=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --target) given+=("$2"); shift 2 ;;
+    *) echo "release.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+[ ${#given[@]} -eq 0 ] || targets=${given[*]}
 dist=$root/dist
 
 launcher=()
@@ -29,18 +40,19 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-# release_file DIR STRIP ARCH NAME [cmake args...]: the library alone,
-# stripped of what the dynamic linker does not need (STRIP: the target's
-# strip), checked to be for ARCH (as `file` says it), written as NAME.
+# release_file DIR LIB STRIP ARCH NAME [cmake args...]: the library alone
+# (LIB in DIR), stripped of what the dynamic linker does not need (STRIP:
+# the target's strip), checked to be for ARCH (a pattern of what `file`
+# says), written as NAME.
 release_file() {
-  local dir=$1 strip=$2 arch=$3 name=$4; shift 4
+  local dir=$1 lib=$2 strip=$3 arch=$4 name=$5; shift 5
   cmake -S "$root" -B "$dir" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTLSC_TESTS=OFF -DTLSC_TOOLS=OFF "$@" >/dev/null
   cmake --build "$dir" --target tls-client >/dev/null
-  "$strip" --strip-unneeded -o "$dist/$name" "$dir/libtls-client.so"
-  file -b "$dist/$name" | grep -q "$arch" || { echo "release.sh: $name is not $arch" >&2; return 1; }
+  "$strip" --strip-unneeded -o "$dist/$name" "$dir/$lib"
+  file -b "$dist/$name" | grep -q -E "$arch" || { echo "release.sh: $name is not $arch" >&2; return 1; }
   bash "$root/tests/check_symbols.sh" "$dist/$name" >/dev/null
-  echo "release.sh: $name ($(stat -c %s "$dist/$name") bytes, $arch)"
+  echo "release.sh: $name ($(stat -c %s "$dist/$name") bytes; $(file -b "$dist/$name" | cut -d, -f1))"
 }
 
 python3 "$root/packaging/notices.py" --check >/dev/null ||
@@ -52,19 +64,30 @@ for t in $targets; do
     linux-amd64)
       bash "$root/packaging/boringssl/build.sh" >/dev/null
       bash "$root/packaging/nghttp2/build.sh" >/dev/null
-      release_file "$root/build-release" strip "x86-64" "tls-client-linux-ubuntu-amd64-$version.so"
+      release_file "$root/build-release" libtls-client.so strip "x86-64" "tls-client-linux-ubuntu-amd64-$version.so"
       ;;
     linux-arm64)
       TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/boringssl/build.sh" >/dev/null
       TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/nghttp2/build.sh" >/dev/null
-      release_file "$root/build-release-aarch64" aarch64-linux-gnu-strip "ARM aarch64" \
+      release_file "$root/build-release-aarch64" libtls-client.so aarch64-linux-gnu-strip "ARM aarch64" \
         "tls-client-linux-arm64-$version.so" \
         -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/aarch64-linux-gnu.cmake" \
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-aarch64-linux-gnu/install" \
         -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install"
       ;;
+    windows-64)
+      for s in deps boringssl nghttp2; do
+        TLSC_TARGET=x86_64-w64-mingw32 bash "$root/packaging/$s/build.sh" >/dev/null
+      done
+      release_file "$root/build-release-win64" libtls-client.dll x86_64-w64-mingw32-strip "PE32\+ executable \(DLL\).*x86-64" \
+        "tls-client-windows-64-$version.dll" \
+        -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/x86_64-w64-mingw32.cmake" \
+        -DTLSC_DEPS_ROOT="$root/build-deps-x86_64-w64-mingw32/install" \
+        -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-x86_64-w64-mingw32/install" \
+        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-x86_64-w64-mingw32/install"
+      ;;
     *)
-      echo "release.sh: no build for $t here (linux-amd64, linux-arm64)" >&2
+      echo "release.sh: no build for $t here (linux-amd64, linux-arm64, windows-64)" >&2
       exit 1
       ;;
   esac
