@@ -2,7 +2,8 @@
 # Every test of the project, as CI runs it: the release build with unit,
 # integration and symbol tests; the same suite under ASan+UBSan; the fuzz
 # targets for a bounded time; the bindings (node-tls-client, ctypes, koffi);
-# the Linux arm64 build under qemu-user; the release files.
+# packaging/install.sh; the workflow files; the Linux arm64 build under
+# qemu-user; the Windows x64 build under wine64; the release files.
 # Ends with "N passed, N failed" over the steps.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
