@@ -9,7 +9,7 @@ namespace tlsc {
 
 std::optional<Error> append_to_file(const std::string& path, std::string_view text, size_t block,
                                     std::string_view trailer) {
-  std::FILE* f = std::fopen(path.c_str(), "ab");
+  std::FILE* f = open_file_utf8(path, "ab");
   if (f == nullptr) return make_error(ErrorCode::file, "open " + path + ": " + std::strerror(errno));
   if (block == 0) block = 1024;
   bool ok = true;
