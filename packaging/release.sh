@@ -6,6 +6,7 @@
 #   dist/tls-client-linux-ubuntu-amd64-<version>.so   Linux x86-64
 #   dist/tls-client-linux-arm64-<version>.so          Linux arm64 (cross-built)
 #   dist/tls-client-windows-64-<version>.dll          Windows x64 (cross-built, mingw-w64)
+#   dist/tls-client-windows-32-<version>.dll          Windows 32-bit (cross-built, mingw-w64)
 #   dist/THIRD_PARTY_NOTICES.txt                      every linked component's licence
 #   dist/SHA256SUMS                                   `sha256sum -c SHA256SUMS` there
 #
@@ -23,7 +24,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 version=$(sed -n 's/^#define TLS_CLIENT_CPP_VERSION "\(.*\)"$/\1/p' include/tls_client.h)
 [ -n "$version" ] || { echo "release.sh: no TLS_CLIENT_CPP_VERSION in include/tls_client.h" >&2; exit 1; }
-targets=${RELEASE_TARGETS:-linux-amd64 linux-arm64 windows-64}
+targets=${RELEASE_TARGETS:-linux-amd64 linux-arm64 windows-64 windows-32}
 given=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -75,19 +76,20 @@ for t in $targets; do
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-aarch64-linux-gnu/install" \
         -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install"
       ;;
-    windows-64)
+    windows-64 | windows-32)
+      if [ "$t" = windows-64 ]; then cpu=x86_64 dir=build-release-win64 arch="PE32\+ executable \(DLL\).*x86-64"
+      else cpu=i686 dir=build-release-win32 arch="PE32 executable \(DLL\).*Intel 80386"; fi
       for s in deps boringssl nghttp2; do
-        TLSC_TARGET=x86_64-w64-mingw32 bash "$root/packaging/$s/build.sh" >/dev/null
+        TLSC_TARGET=$cpu-w64-mingw32 bash "$root/packaging/$s/build.sh" >/dev/null
       done
-      release_file "$root/build-release-win64" libtls-client.dll x86_64-w64-mingw32-strip "PE32\+ executable \(DLL\).*x86-64" \
-        "tls-client-windows-64-$version.dll" \
-        -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/x86_64-w64-mingw32.cmake" \
-        -DTLSC_DEPS_ROOT="$root/build-deps-x86_64-w64-mingw32/install" \
-        -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-x86_64-w64-mingw32/install" \
-        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-x86_64-w64-mingw32/install"
+      release_file "$root/$dir" libtls-client.dll $cpu-w64-mingw32-strip "$arch" "tls-client-$t-$version.dll" \
+        -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/$cpu-w64-mingw32.cmake" \
+        -DTLSC_DEPS_ROOT="$root/build-deps-$cpu-w64-mingw32/install" \
+        -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$cpu-w64-mingw32/install" \
+        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$cpu-w64-mingw32/install"
       ;;
     *)
-      echo "release.sh: no build for $t here (linux-amd64, linux-arm64, windows-64)" >&2
+      echo "release.sh: no build for $t here (linux-amd64, linux-arm64, windows-64, windows-32)" >&2
       exit 1
       ;;
   esac

@@ -28,11 +28,15 @@ pkgs+=(g++-aarch64-linux-gnu qemu-user
 # wine64; BoringSSL's assembly for Windows needs NASM. Its other
 # dependencies are built from Debian's sources (packaging/deps/build.sh).
 pkgs+=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine64 nasm)
+# Windows 32-bit: the i686 compilers, and 32-bit wine (i386 multiarch).
+pkgs+=(g++-mingw-w64-i686-posix gcc-mingw-w64-i686-posix wine32:i386)
 new_arch=0
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-  dpkg --add-architecture arm64
-  new_arch=1
-fi
+for arch in arm64 i386; do
+  if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    dpkg --add-architecture "$arch"
+    new_arch=1
+  fi
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -131,37 +131,52 @@ aarch64_bindings() {
   done
 }
 
-# Windows x64: cross-built with mingw-w64, every dependency from the pinned
-# Debian sources; run under wine64 in a prefix of its own (Windows 10, as
-# Node 20 requires), kept in the shared cache.
+# Windows x64 and 32-bit: cross-built with mingw-w64, every dependency from
+# the pinned Debian sources; run under wine64 (which starts 32-bit programs
+# with 32-bit wine, WoW64) in a prefix of its own (Windows 10, as Node 20
+# requires), kept in the shared cache.
 wine_prefix=${TLSC_WINEPREFIX:-/var/cache/tls-client-cpp/wine64}
 wine=(env WINEPREFIX="$wine_prefix" WINEDEBUG=-all /usr/lib/wine/wine64)
-windows() {
-  local t=x86_64-w64-mingw32 s
+# The builds run profile_compiler under wine too (the toolchain files'
+# emulator): in the same prefix.
+export WINEPREFIX=$wine_prefix
+windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerprints, the ROOT store
+  local t=$1-w64-mingw32 dir=$2 s
+  local -a run=("${wine[@]}")
   for s in deps boringssl nghttp2; do
     TLSC_TARGET=$t bash "$root/packaging/$s/build.sh" >/dev/null || return 1
   done
-  TARGETS="tls-client unit_tests tls-client-cpp" build "$root/build-win64" \
+  # Made afresh once: a prefix made before 32-bit wine was installed cannot
+  # start 32-bit programs, and wineboot -u does not add that half.
+  if [ ! -f "$wine_prefix/.tlsc-win10-wow64" ]; then
+    rm -rf "$wine_prefix" && mkdir -p "$wine_prefix" &&
+      "${run[@]}" winecfg -v win10 >/dev/null 2>&1 && touch "$wine_prefix/.tlsc-win10-wow64" || return 1
+  fi
+  TARGETS="tls-client unit_tests tls-client-cpp root_store_tool" build "$dir" \
     -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/$t.cmake" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TESTS=ON \
     -DTLSC_DEPS_ROOT="$root/build-deps-$t/install" \
     -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$t/install" \
     -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$t/install" || return 1
-  bash "$root/tests/check_symbols.sh" "$root/build-win64/libtls-client.dll" || return 1
-  if [ ! -f "$wine_prefix/.tlsc-win10" ]; then
-    mkdir -p "$wine_prefix" && "${wine[@]}" winecfg -v win10 >/dev/null 2>&1 && touch "$wine_prefix/.tlsc-win10" || return 1
-  fi
-  echo "--- unit tests (wine64)"
-  (cd "$root/build-win64" && timeout 600 "${wine[@]}" tests/unit_tests.exe >"$logs/win-unit.log" 2>&1) ||
-    { tail -40 "$logs/win-unit.log"; return 1; }
-  tail -2 "$logs/win-unit.log"
-  echo "--- JA4, Akamai string and header order through the Windows build (wine64), as packaging/demo.py checks them"
+  bash "$root/tests/check_symbols.sh" "$dir/libtls-client.dll" || return 1
+  echo "--- unit tests (wine)"
+  (cd "$dir" && timeout 600 "${run[@]}" tests/unit_tests.exe >"$logs/win-$1-unit.log" 2>&1) ||
+    { tail -40 "$logs/win-$1-unit.log"; return 1; }
+  tail -2 "$logs/win-$1-unit.log"
+  echo "--- JA4, Akamai string and header order through the Windows client (wine), as packaging/demo.py checks them"
   cmake --build "$root/build" --target h2_capture_server >/dev/null &&
-    TLSC_DEMO_CLIENT="${wine[*]} $root/build-win64/tls-client-cpp.exe" \
-      timeout 600 python3 "$root/packaging/demo.py" "$root/build" >"$logs/win-demo.log" 2>&1 ||
-    { cat "$logs/win-demo.log"; return 1; }
-  grep -E "^[a-z]|JA4|Akamai" "$logs/win-demo.log"
-  windows_bindings
+    TLSC_DEMO_CLIENT="${run[*]} $dir/tls-client-cpp.exe" \
+      timeout 600 python3 "$root/packaging/demo.py" "$root/build" >"$logs/win-$1-demo.log" 2>&1 ||
+    { cat "$logs/win-$1-demo.log"; return 1; }
+  grep -E "^[a-z]|JA4|Akamai" "$logs/win-$1-demo.log"
+  echo "--- the ROOT store as the default roots (no SSL_CERT_FILE)"
+  TLSC_WINE="${run[*]}" timeout 600 python3 "$root/tests/windows/root_store_test.py" "$root/build" "$dir"
+}
+windows_x64() {
+  windows x86_64 "$root/build-win64" && windows_bindings
+}
+windows_x86() {  # no Node for 32-bit Windows on npm: the library's own tests only
+  windows i686 "$root/build-win32"
 }
 
 # node-tls-client 2.1.0, unchanged, and the koffi async trio in Node 20 for
@@ -257,7 +272,8 @@ step "bindings: node-tls-client, ctypes, koffi" bindings
 step "install: packaging/install.sh into node-tls-client and tls_client, --uninstall" install_script
 step "workflows: .github/workflows/*.yml against GitHub's schema (action-validator)" workflows
 step "Linux arm64 (cross-built): symbols, unit and integration tests under qemu-user" aarch64
-step "Windows x64 (cross-built): DLL exports and imports, unit tests, fingerprints, node-tls-client and koffi under wine64" windows
+step "Windows x64 (cross-built): DLL exports and imports, unit tests, fingerprints, ROOT store, node-tls-client and koffi under wine64" windows_x64
+step "Windows 32-bit (cross-built): DLL exports and imports, unit tests, fingerprints, ROOT store under 32-bit wine" windows_x86
 step "release files (packaging/release.sh): names, sums, notices, node-tls-client on the x86-64 file" release_files
 
 echo

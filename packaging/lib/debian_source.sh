@@ -175,7 +175,11 @@ version_known() {
 
 download() {
   local added=0
-  ensure_deb_src && added=1
+  # A deb-src entry only when apt does not offer the version yet: another
+  # script's entry for the same suite would otherwise be listed twice.
+  if ! version_known; then
+    ensure_deb_src && added=1
+  fi
   if [ $added = 1 ] || ! version_known; then
     log "apt-get update"
     apt-get update -qq || die "apt-get update failed"

@@ -17,6 +17,9 @@ if [ -n "${TLSC_TARGET:-}" ]; then
   esac
   need_tools "${target_package//_/-}" "$target_cc" "$target_cxx"
   target_suffix=-$TLSC_TARGET
-  target_cmake_args=(-DCMAKE_TOOLCHAIN_FILE="$toolchain")
+  # The digest makes each script's configure key change with the file's
+  # content (CMake itself does not re-read a toolchain file); CMake ignores
+  # the variable otherwise.
+  target_cmake_args=(-DCMAKE_TOOLCHAIN_FILE="$toolchain" -DTLSC_TOOLCHAIN_DIGEST="$(sha256sum <"$toolchain" | cut -c1-16)")
   export CC=${CC:-$target_cc} CXX=${CXX:-$target_cxx}
 fi
