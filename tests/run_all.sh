@@ -3,7 +3,7 @@
 # integration and symbol tests; the same suite under ASan+UBSan; the fuzz
 # targets for a bounded time; the bindings (node-tls-client, ctypes, koffi);
 # packaging/install.sh; the workflow files; the Linux arm64 build under
-# qemu-user; the Windows x64 build under wine64; the release files.
+# qemu-user; the Windows x64 and 32-bit builds under wine; the release files.
 # Ends with "N passed, N failed" over the steps.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
