@@ -8,6 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/boringssl/build.sh" >/dev/null
 bash "$root/packaging/nghttp2/build.sh" >/dev/null
+bash "$root/packaging/ngtcp2/build.sh" >/dev/null  # the QUIC tests the configuration includes
 launcher=()
 if command -v ccache >/dev/null 2>&1; then  # the cache tests/run_all.sh uses
   export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tls-client-cpp/ccache} CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1

@@ -55,10 +55,11 @@ release() {
 
 sanitized() {
   # Our code only: the BoringSSL patch tests run uninstrumented BoringSSL.
-  TARGETS="unit_tests integration_tests failmalloc_test" build "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTLSC_SANITIZE=ON &&
+  # quic_tests: the QUIC capture server's Initial reader on a real ngtcp2 client's packets.
+  TARGETS="unit_tests integration_tests failmalloc_test quic_tests" build "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTLSC_SANITIZE=ON &&
     (cd "$root/build-asan" &&
       TLSC_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --output-on-failure --timeout 900 -R "^(unit|integration)$") &&
+      ctest --output-on-failure --timeout 900 -R "^(unit|integration|quic)$") &&
     # Every C++ allocation of a request of each kind fails in turn: each
     # answers at once in the normal shape, and nothing leaks.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -261,9 +262,14 @@ nghttp2() {
   bash "$root/packaging/nghttp2/build.sh"
 }
 
+ngtcp2() {
+  bash "$root/packaging/ngtcp2/build.sh"
+}
+
 step "npm packages for the tests" npm_deps
 step "BoringSSL (pinned Debian source + our patches), static PIC" boringssl
 step "nghttp2 (pinned Debian source, Debian's patches), static PIC" nghttp2
+step "ngtcp2 and its BoringSSL crypto backend (pinned Debian source), static PIC" ngtcp2
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized
 step "ThreadSanitizer build + threaded integration tests" tsan

@@ -1,4 +1,4 @@
-"""JA3 and JA4 (TLS over TCP) strings from the decoded parts of a
+"""JA3 and JA4 (TLS over TCP, or QUIC's "q") strings from the decoded parts of a
 ClientHello. Shared by the capture server (which decodes the wire) and by
 expected.py (which starts from upstream's Go literals)."""
 import hashlib
@@ -18,8 +18,8 @@ def ja3(ciphers, extensions, groups, point_formats, legacy_version=0x0303):
     return f"{legacy_version},{j(ciphers)},{j(extensions)},{j(groups)},{j(point_formats)}"
 
 
-def ja4(ciphers, extensions, sigalgs, versions, alpn, legacy_version=0x0303):
-    """JA4 (FoxIO's definition) for a ClientHello over TCP."""
+def ja4(ciphers, extensions, sigalgs, versions, alpn, legacy_version=0x0303, transport="t"):
+    """JA4 (FoxIO's definition); transport "t" for TLS over TCP, "q" for QUIC."""
     names = {0x0304: "13", 0x0303: "12", 0x0302: "11", 0x0301: "10", 0x0300: "s3"}
     vs = _clean(versions)
     version = names.get(max(vs) if vs else legacy_version, "00")
@@ -27,7 +27,7 @@ def ja4(ciphers, extensions, sigalgs, versions, alpn, legacy_version=0x0303):
     sni = "d" if 0 in e else "i"
     first = alpn[0] if alpn else ""
     a = "00" if not first else (first[0] + first[-1])
-    part_a = f"t{version}{sni}{min(len(c), 99):02d}{min(len(e), 99):02d}{a}"
+    part_a = f"{transport}{version}{sni}{min(len(c), 99):02d}{min(len(e), 99):02d}{a}"
     h = lambda s: hashlib.sha256(s.encode()).hexdigest()[:12]
     part_b = h(",".join(sorted(f"{x:04x}" for x in c))) if c else "000000000000"
     ext_list = ",".join(sorted(f"{x:04x}" for x in e if x not in (0, 16)))

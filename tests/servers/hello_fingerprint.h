@@ -1,5 +1,6 @@
-// JA3 and JA4 (TLS over TCP) of a ClientHello as BoringSSL's server hands
-// it over (SSL_CLIENT_HELLO): what a fingerprinting server would log. The
+// JA3 and JA4 of a ClientHello as BoringSSL's server hands it over
+// (SSL_CLIENT_HELLO), or as a QUIC client sends it in its Initial packets
+// (JA4's "q" prefix): what a fingerprinting server would log. The
 // same definitions as profiles/tools/fingerprint.py (GREASE removed; JA4
 // sorts ciphers and extensions, leaves SNI and ALPN out of its extension
 // hash and keeps signature algorithms in their order); the capture tool's
@@ -52,16 +53,44 @@ struct Fingerprint {
   std::string ja3, ja3_hash, ja4;
 };
 
-inline Fingerprint of(const SSL_CLIENT_HELLO* hello) {
+// The parts of a ClientHello the fingerprints read.
+struct HelloFields {
+  uint16_t version = 0;
+  const uint8_t* cipher_suites = nullptr;
+  size_t cipher_suites_len = 0;
+  const uint8_t* extensions = nullptr;
+  size_t extensions_len = 0;
+};
+
+// A ClientHello handshake message (type 1, 24-bit length, body) as a QUIC
+// client sends it in CRYPTO frames; false if it is not one.
+inline bool parse_client_hello(const uint8_t* msg, size_t len, HelloFields* out) {
+  CBS in, body, random, session_id, ciphers, compression, extensions;
+  uint8_t type;
+  CBS_init(&in, msg, len);
+  if (!CBS_get_u8(&in, &type) || type != 1 || !CBS_get_u24_length_prefixed(&in, &body) ||
+      !CBS_get_u16(&body, &out->version) || !CBS_get_bytes(&body, &random, 32) ||
+      !CBS_get_u8_length_prefixed(&body, &session_id) || !CBS_get_u16_length_prefixed(&body, &ciphers) ||
+      !CBS_get_u8_length_prefixed(&body, &compression) || !CBS_get_u16_length_prefixed(&body, &extensions))
+    return false;
+  out->cipher_suites = CBS_data(&ciphers);
+  out->cipher_suites_len = CBS_len(&ciphers);
+  out->extensions = CBS_data(&extensions);
+  out->extensions_len = CBS_len(&extensions);
+  return true;
+}
+
+// transport: JA4's first letter, 't' for TLS over TCP, 'q' for QUIC.
+inline Fingerprint of(const HelloFields& hello, char transport = 't') {
   std::vector<uint16_t> ciphers, extensions, groups, sigalgs, versions;
   std::vector<uint8_t> point_formats;
   std::string first_alpn;
   CBS cs;
-  CBS_init(&cs, hello->cipher_suites, hello->cipher_suites_len);
+  CBS_init(&cs, hello.cipher_suites, hello.cipher_suites_len);
   for (uint16_t v; CBS_get_u16(&cs, &v);)
     if (!is_grease(v)) ciphers.push_back(v);
   CBS exts;
-  CBS_init(&exts, hello->extensions, hello->extensions_len);
+  CBS_init(&exts, hello.extensions, hello.extensions_len);
   uint16_t type;
   CBS body;
   while (CBS_get_u16(&exts, &type) && CBS_get_u16_length_prefixed(&exts, &body)) {
@@ -92,14 +121,13 @@ inline Fingerprint of(const SSL_CLIENT_HELLO* hello) {
     return s;
   };
   Fingerprint fp;
-  fp.ja3 = std::to_string(hello->version) + "," + dashed(ciphers) + "," + dashed(extensions) + "," +
+  fp.ja3 = std::to_string(hello.version) + "," + dashed(ciphers) + "," + dashed(extensions) + "," +
            dashed(groups) + "," + dashed(point_formats);
   uint8_t md5[MD5_DIGEST_LENGTH];
   MD5(reinterpret_cast<const uint8_t*>(fp.ja3.data()), fp.ja3.size(), md5);
   fp.ja3_hash = hex_digest(md5, sizeof md5, 32);
 
-  const uint16_t top =
-      versions.empty() ? hello->version : *std::max_element(versions.begin(), versions.end());
+  const uint16_t top = versions.empty() ? hello.version : *std::max_element(versions.begin(), versions.end());
   const char* version = top == 0x0304   ? "13"
                         : top == 0x0303 ? "12"
                         : top == 0x0302 ? "11"
@@ -108,7 +136,7 @@ inline Fingerprint of(const SSL_CLIENT_HELLO* hello) {
                                         : "00";
   const bool sni = std::find(extensions.begin(), extensions.end(), 0) != extensions.end();
   char part_a[32];
-  std::snprintf(part_a, sizeof part_a, "t%s%c%02zu%02zu", version, sni ? 'd' : 'i',
+  std::snprintf(part_a, sizeof part_a, "%c%s%c%02zu%02zu", transport, version, sni ? 'd' : 'i',
                 std::min<size_t>(ciphers.size(), 99), std::min<size_t>(extensions.size(), 99));
   std::string a = part_a;
   a += first_alpn.empty() ? std::string("00") : std::string{first_alpn.front(), first_alpn.back()};
@@ -134,6 +162,11 @@ inline Fingerprint of(const SSL_CLIENT_HELLO* hello) {
       ext_list.empty() && sig.empty() ? "000000000000" : sha256_12(ext_list + (sig.empty() ? "" : "_" + sig));
   fp.ja4 = a + "_" + b + "_" + c;
   return fp;
+}
+
+inline Fingerprint of(const SSL_CLIENT_HELLO* hello) {
+  return of(HelloFields{hello->version, hello->cipher_suites, hello->cipher_suites_len, hello->extensions,
+                        hello->extensions_len});
 }
 
 }  // namespace hello_fp
