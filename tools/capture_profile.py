@@ -22,6 +22,15 @@ Clients:
   --url-only           Prints the URL (first line of stdout) and waits for
                        --loads connections from any client.
 
+With --quic, the browser speaks QUIC to the QUIC capture server instead
+(tests/servers/quic_capture_server.cc, which decrypts the client's Initial
+packets and never answers): Chromium with --origin-to-force-quic-on, Firefox
+with its HTTP/3 prefs and an Alt-Svc mapping for testing. It writes the
+Initial flight of each connection (datagram and packet layout,
+connection-ID lengths, the QUIC ClientHello and its JA4, the transport
+parameters in order) to quic_initial.jsonl in the data directory and leaves
+the profile file alone.
+
 Every wait is bounded (--timeout per load); browsers run in their own
 process group, which is killed afterwards.
 
@@ -334,8 +343,9 @@ def pref_line(k, v):
     return "user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v))
 
 
-def browser_command(kind, url, work, ca, binary):
-    """The command and environment for one page load in a fresh profile."""
+def browser_command(kind, url, work, ca, binary, quic_port=None):
+    """The command and environment for one page load in a fresh profile;
+    with quic_port, the browser goes to that UDP port over QUIC."""
     home = os.path.join(work, "home")
     env = dict(os.environ, HOME=home)
     env.pop("DISPLAY", None)
@@ -347,13 +357,23 @@ def browser_command(kind, url, work, ca, binary):
                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
                "--user-data-dir=" + profile, "--dump-dom", url]
+        if quic_port:
+            cmd[cmd.index("--disable-quic")] = "--enable-quic"
+            cmd.insert(1, "--origin-to-force-quic-on=localhost:%d" % quic_port)
         return cmd, env
     if kind == "firefox":
         os.makedirs(home, exist_ok=True)
         profile = tempfile.mkdtemp(prefix="firefox-", dir=work)
         nss_db(profile, ca)
         with open(os.path.join(profile, "user.js"), "w") as f:
-            for k, v in FIREFOX_PREFS.items():
+            prefs = dict(FIREFOX_PREFS)
+            if quic_port:
+                # HTTP/3 at once (no Alt-Svc round over TCP first), also with
+                # the test CA, which Firefox counts as a third-party root.
+                prefs.update({"network.http.http3.enable": True,
+                              "network.http.http3.alt-svc-mapping-for-testing": "localhost;h3=:%d" % quic_port,
+                              "network.http.http3.disable_when_third_party_roots_found": False})
+            for k, v in prefs.items():
                 f.write(pref_line(k, v))
         env["MOZ_HEADLESS"] = "1"
         cmd = [binary or shutil.which("firefox-esr") or shutil.which("firefox") or "firefox-esr", "--headless",
@@ -406,6 +426,66 @@ def run_browser_loads(kind, server, loads, timeout, ca, binary, keep_work):
                 return False
         return True
     finally:
+        if keep_work:
+            log("browser work directory kept:", work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def find_quic_server(explicit):
+    if explicit:
+        return explicit
+    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tools", "quic_capture_server")), key=os.path.getmtime)
+    if not cands:
+        sys.exit("capture_profile: no quic_capture_server found; build it (ninja quic_capture_server) or pass --server")
+    return cands[-1]
+
+
+def read_quic_initials(log_path):
+    if not os.path.exists(log_path):
+        return []
+    with open(log_path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def capture_quic_initials(kind, binary, loads, timeout, ca, keep_work, server_binary):
+    """One browser launch per load against the QUIC capture server; each
+    connection's Initial flight as the server logged it."""
+    work = tempfile.mkdtemp(prefix="tlsc-capture-quic-")
+    log_path = os.path.join(work, "quic.jsonl")
+    proc = subprocess.Popen([server_binary, "--log", log_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        line = [None]
+        t = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
+        t.start()
+        t.join(15)
+        if not line[0]:
+            sys.exit("capture_profile: the QUIC capture server did not start")
+        port = json.loads(line[0])["port"]
+        for i in range(loads):
+            cmd, env = browser_command(kind, "https://localhost:%d/load-%d" % (port, i + 1), work, ca, binary, port)
+            log("quic load %d/%d: %s" % (i + 1, loads, " ".join(cmd)))
+            out = open(os.path.join(work, "browser-%d.log" % i), "w")
+            browser = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, start_new_session=True)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and len(read_quic_initials(log_path)) <= i:
+                time.sleep(0.2)
+            kill_group(browser)
+            out.close()
+            if len(read_quic_initials(log_path)) <= i:
+                with open(os.path.join(work, "browser-%d.log" % i)) as f:
+                    log("quic load %d: no Initial within %ss; browser output:\n%s" % (i + 1, timeout,
+                                                                                       f.read()[-2000:]))
+                break
+        return read_quic_initials(log_path)
+    finally:
+        try:
+            proc.stdin.close()
+            proc.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
         if keep_work:
             log("browser work directory kept:", work)
         else:
@@ -618,6 +698,8 @@ def main():
     ap.add_argument("--comment", help="the profile's comment")
     ap.add_argument("--keep", action="store_true", help="keep the browser's temporary profile directories")
     ap.add_argument("--no-websocket", action="store_true", help="skip the WebSocket upgrade capture")
+    ap.add_argument("--quic", action="store_true",
+                    help="capture the browser's QUIC Initial flight into DATA/quic_initial.jsonl (profile untouched)")
     a = ap.parse_args()
     loads = a.loads or (12 if a.browser == "chromium" else 3)
     out = a.out or os.path.join(REPO, "profiles", a.name + ".json")
@@ -646,6 +728,22 @@ def main():
         return 0
 
     certs = ensure_certs(a.certs)
+    if a.quic:
+        if not a.browser:
+            sys.exit("capture_profile: --quic needs --browser")
+        initials = capture_quic_initials(a.browser, a.browser_binary, loads, a.timeout, os.path.join(certs, "ca.pem"),
+                                         a.keep, find_quic_server(a.server))
+        if not initials:
+            return 1
+        os.makedirs(data, exist_ok=True)
+        with open(os.path.join(data, "quic_initial.jsonl"), "w") as f:
+            for c in initials:
+                f.write(json.dumps(c, sort_keys=True) + "\n")
+        log("%d QUIC connection(s) captured into %s" % (len(initials), os.path.join(data, "quic_initial.jsonl")))
+        for c in initials:
+            log("  %s  dcid %d  tp %s" % (c.get("ja4"), len(c.get("dcid", "")) // 2,
+                                         ",".join(str(p["id"]) for p in c.get("transport_parameters", []))))
+        return 0
     logdir = tempfile.mkdtemp(prefix="tlsc-capture-log-")
     server = Server(find_server(a.server), certs, os.path.join(logdir, "captures.jsonl"))
     version = None

@@ -7,15 +7,21 @@
    the request's header order as default_headers.
 2. --from-captures: the stored browser captures rebuild exactly the
    profiles/chromium_156.json and profiles/firefox_153.json in the tree.
+3. The QUIC capture server: the stored browsers' Initial datagrams
+   (tests/data/browsers/*/quic_initial.jsonl), sent to it again over UDP,
+   give the same record (ClientHello, JA4 "q", transport parameters, packet
+   layout), and its JA4 is fingerprint.py's.
 
-Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER (the
-capture server binary). Exits non-zero on failure.
+Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER and
+TLSC_QUIC_CAPTURE_SERVER (the capture servers). Exits non-zero on failure.
 """
 import ctypes
+import glob
 import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -142,6 +148,49 @@ def test_from_captures():
               "profiles/%s.json is what the tool makes of the stored captures" % name)
 
 
+def test_quic_replay(server):
+    stored = sorted(glob.glob(os.path.join(REPO, "tests", "data", "browsers", "*", "quic_initial.jsonl")))
+    check(len(stored) >= 1, "stored QUIC captures: %d" % len(stored))
+    for path in stored:
+        name = os.path.basename(os.path.dirname(path))
+        with open(path) as f:
+            records = [json.loads(x) for x in f if x.strip()]
+        log = os.path.join(tempfile.mkdtemp(prefix="quic-replay-"), "log.jsonl")
+        proc = subprocess.Popen([server, "--log", log], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            port = json.loads(proc.stdout.readline())["port"]
+            for rec in records:  # one socket per connection, as the browser had
+                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                    for d in rec["datagrams"]:
+                        s.sendto(bytes.fromhex(d["hex"]), ("127.0.0.1", port))
+            got = []
+            for _ in range(100):  # at most 10 s
+                if os.path.exists(log):
+                    with open(log) as f:
+                        got = [json.loads(x) for x in f if x.strip()]
+                if len(got) >= len(records):
+                    break
+                threading.Event().wait(0.1)
+        finally:
+            proc.stdin.close()
+            proc.wait(10)
+        check(len(got) == len(records), "%s: every stored QUIC connection replayed (%d of %d)" %
+              (name, len(got), len(records)))
+        by_dcid = {r["dcid"]: r for r in got}
+        for i, rec in enumerate(records):
+            again = by_dcid.get(rec["dcid"], {})
+            same = all(again.get(k) == rec.get(k) for k in ("client_hello_hex", "ja4", "ja3", "transport_parameters",
+                                                           "datagrams"))
+            check(same, "%s connection %d: the replay gives the stored record" % (name, i + 1))
+            h = capture_profile.decode_client_hello(rec["client_hello_hex"])
+            b = h["bodies"]
+            want = fingerprint.ja4(h["cipher_suites"], h["extensions"], b.get(13, {}).get("algorithms", []),
+                                   b.get(43, {}).get("versions", []), b.get(16, {}).get("protocols", []),
+                                   h["legacy_version"], transport="q")
+            check(rec.get("ja4") == want, "%s connection %d: JA4 %s is fingerprint.py's %s" %
+                  (name, i + 1, rec.get("ja4"), want))
+
+
 def main():
     lib_path = os.environ.get("TLS_CLIENT_LIB")
     server = os.environ.get("TLSC_H2_CAPTURE_SERVER")
@@ -150,6 +199,11 @@ def main():
         test_url_only(lib_path, server)
     else:
         check(False, "TLS_CLIENT_LIB and TLSC_H2_CAPTURE_SERVER must be set")
+    quic_server = os.environ.get("TLSC_QUIC_CAPTURE_SERVER")
+    if quic_server:
+        test_quic_replay(quic_server)
+    else:
+        check(False, "TLSC_QUIC_CAPTURE_SERVER must be set")
     print("capture_profile_test: %d failed" % len(failures))
     return 1 if failures else 0
 
