@@ -8,7 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/boringssl/build.sh" >/dev/null
 bash "$root/packaging/nghttp2/build.sh" >/dev/null
-bash "$root/packaging/ngtcp2/build.sh" >/dev/null  # the QUIC tests the configuration includes
+bash "$root/packaging/ngtcp2/build.sh" >/dev/null  # QUIC and HTTP/3, for the capture servers
+bash "$root/packaging/nghttp3/build.sh" >/dev/null
 launcher=()
 if command -v ccache >/dev/null 2>&1; then  # the cache tests/run_all.sh uses
   export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tls-client-cpp/ccache} CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1

@@ -10,6 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       python3 zstd binutils openssl ccache
       golang-go patch perl gnutls-bin dpkg-dev
       nghttp2-server h2o
+      ngtcp2-client  # Debian's HTTP/3 client (GnuTLS), a peer of the HTTP/3 capture server
       python3-websockets  # a WebSocket server the tests start (for /usr/bin/python3)
       squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.

@@ -262,14 +262,14 @@ nghttp2() {
   bash "$root/packaging/nghttp2/build.sh"
 }
 
-ngtcp2() {
-  bash "$root/packaging/ngtcp2/build.sh"
+quic_libs() {
+  bash "$root/packaging/ngtcp2/build.sh" && bash "$root/packaging/nghttp3/build.sh"
 }
 
 step "npm packages for the tests" npm_deps
 step "BoringSSL (pinned Debian source + our patches), static PIC" boringssl
 step "nghttp2 (pinned Debian source, Debian's patches), static PIC" nghttp2
-step "ngtcp2 and its BoringSSL crypto backend (pinned Debian source), static PIC" ngtcp2
+step "ngtcp2 with its BoringSSL crypto backend, and nghttp3 (pinned Debian sources), static PIC" quic_libs
 step "release build + unit, integration and symbol tests" release
 step "ASan+UBSan build + unit and integration tests" sanitized
 step "ThreadSanitizer build + threaded integration tests" tsan

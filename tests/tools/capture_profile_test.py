@@ -11,9 +11,16 @@
    (tests/data/browsers/*/quic_initial.jsonl), sent to it again over UDP,
    give the same record (ClientHello, JA4 "q", transport parameters, packet
    layout), and its JA4 is fingerprint.py's.
+4. The HTTP/3 capture server with Debian's HTTP/3 client (gtlsclient,
+   ngtcp2 and nghttp3 on GnuTLS) as the peer: the capture it answers with
+   has nghttp3's SETTINGS, the request's header fields in order, the
+   transport parameter the client was told to send, and fingerprint.py's
+   JA4. The stored browsers' HTTP/3 captures (h3_captures.jsonl) have the
+   JA4 of their Initial flights.
 
-Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER and
-TLSC_QUIC_CAPTURE_SERVER (the capture servers). Exits non-zero on failure.
+Environment: TLS_CLIENT_LIB (the library), TLSC_H2_CAPTURE_SERVER,
+TLSC_QUIC_CAPTURE_SERVER and TLSC_H3_CAPTURE_SERVER (the capture servers).
+Exits non-zero on failure.
 """
 import ctypes
 import glob
@@ -182,13 +189,70 @@ def test_quic_replay(server):
             same = all(again.get(k) == rec.get(k) for k in ("client_hello_hex", "ja4", "ja3", "transport_parameters",
                                                            "datagrams"))
             check(same, "%s connection %d: the replay gives the stored record" % (name, i + 1))
-            h = capture_profile.decode_client_hello(rec["client_hello_hex"])
-            b = h["bodies"]
-            want = fingerprint.ja4(h["cipher_suites"], h["extensions"], b.get(13, {}).get("algorithms", []),
-                                   b.get(43, {}).get("versions", []), b.get(16, {}).get("protocols", []),
-                                   h["legacy_version"], transport="q")
+            want = quic_ja4(rec["client_hello_hex"])
             check(rec.get("ja4") == want, "%s connection %d: JA4 %s is fingerprint.py's %s" %
                   (name, i + 1, rec.get("ja4"), want))
+
+
+def quic_ja4(client_hello_hex):
+    h = capture_profile.decode_client_hello(client_hello_hex)
+    b = h["bodies"]
+    return fingerprint.ja4(h["cipher_suites"], h["extensions"], b.get(13, {}).get("algorithms", []),
+                           b.get(43, {}).get("versions", []), b.get(16, {}).get("protocols", []),
+                           h["legacy_version"], transport="q")
+
+
+def test_h3_server(server):
+    client = shutil.which("gtlsclient")
+    check(client is not None, "Debian's HTTP/3 client gtlsclient (package ngtcp2-client) is installed")
+    if not client:
+        return
+    certs = capture_profile.ensure_certs(os.environ.get("TLSC_TEST_CERTS", "/tmp/tlsc-itest-certs"))
+    work = tempfile.mkdtemp(prefix="h3-capture-test-")
+    proc = subprocess.Popen([server, os.path.join(certs, "good.pem"), os.path.join(certs, "good.key")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = json.loads(proc.stdout.readline())["port"]
+        run = subprocess.run([client, "-q", "--exit-on-all-streams-close", "--timeout=10s", "--download=" + work,
+                              "--max-data=1234567", "127.0.0.1", str(port),
+                              "https://localhost:%d/capture" % port], capture_output=True, text=True, timeout=30)
+        path = os.path.join(work, "capture")
+        check(run.returncode == 0 and os.path.exists(path), "gtlsclient fetched /capture over HTTP/3 (rc %d)" %
+              run.returncode)
+        if not os.path.exists(path):
+            print(run.stdout[-2000:], run.stderr[-2000:])
+            return
+        with open(path) as f:
+            cap = json.load(f)
+    finally:
+        proc.stdin.close()
+        proc.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+    check([u["type"] for u in cap["uni_streams"]][:1] == [0], "the client's first unidirectional stream is its "
+          "control stream")
+    settings = [f for f in cap["control_frames"] if f.get("type") == 4]
+    ids = [s["id"] for s in settings[0]["settings"]] if settings else []
+    check(ids[:3] == [6, 1, 7], "nghttp3's SETTINGS in its order: %s" % ids)
+    headers = cap["streams"][0]["headers"] if cap["streams"] else []
+    check([n for n, _ in headers][:4] == [":method", ":scheme", ":authority", ":path"] and
+          dict(headers).get(":path") == "/capture", "the request's pseudo-header fields in wire order")
+    params = {p["id"]: p.get("varint") for p in cap["tls"].get("transport_parameters", [])}
+    check(params.get(4) == 1234567, "initial_max_data as the client was told: %s" % params.get(4))
+    check(cap["tls"].get("ja4") == quic_ja4(cap["tls"]["client_hello_hex"]),
+          "the server's JA4 %s is fingerprint.py's" % cap["tls"].get("ja4"))
+
+
+def test_stored_h3_captures():
+    for path in sorted(glob.glob(os.path.join(REPO, "tests", "data", "browsers", "*", "h3_captures.jsonl"))):
+        name = os.path.basename(os.path.dirname(path))
+        with open(path) as f:
+            records = [json.loads(x) for x in f if x.strip()]
+        with open(os.path.join(os.path.dirname(path), "quic_initial.jsonl")) as f:
+            initial_ja4 = {json.loads(x)["ja4"] for x in f if x.strip()}
+        for i, rec in enumerate(records):
+            ja4 = rec["tls"].get("ja4")
+            check(ja4 == quic_ja4(rec["tls"]["client_hello_hex"]) and initial_ja4 == {ja4},
+                  "%s HTTP/3 load %d: JA4 %s is fingerprint.py's and the Initial flights'" % (name, i + 1, ja4))
 
 
 def main():
@@ -204,6 +268,12 @@ def main():
         test_quic_replay(quic_server)
     else:
         check(False, "TLSC_QUIC_CAPTURE_SERVER must be set")
+    h3_server = os.environ.get("TLSC_H3_CAPTURE_SERVER")
+    if h3_server:
+        test_h3_server(h3_server)
+    else:
+        check(False, "TLSC_H3_CAPTURE_SERVER must be set")
+    test_stored_h3_captures()
     print("capture_profile_test: %d failed" % len(failures))
     return 1 if failures else 0
 
