@@ -28,8 +28,11 @@ packets and never answers): Chromium with --origin-to-force-quic-on, Firefox
 with its HTTP/3 prefs and an Alt-Svc mapping for testing. It writes the
 Initial flight of each connection (datagram and packet layout,
 connection-ID lengths, the QUIC ClientHello and its JA4, the transport
-parameters in order) to quic_initial.jsonl in the data directory and leaves
-the profile file alone.
+parameters in order) to quic_initial.jsonl in the data directory. Then
+up to 3 page loads over HTTP/3 from the HTTP/3 capture server
+(tests/servers/h3_capture_server.cc), whose records (stream types,
+control-stream frames with SETTINGS in order, each request's frames and
+header fields) go to h3_captures.jsonl. The profile file is left alone.
 
 Every wait is bounded (--timeout per load); browsers run in their own
 process group, which is killed afterwards.
@@ -432,36 +435,45 @@ def run_browser_loads(kind, server, loads, timeout, ca, binary, keep_work):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def find_quic_server(explicit):
+def find_built(name, explicit=None):
     if explicit:
         return explicit
-    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tools", "quic_capture_server")), key=os.path.getmtime)
+    cands = sorted(glob.glob(os.path.join(REPO, "build*", "tools", name)), key=os.path.getmtime)
     if not cands:
-        sys.exit("capture_profile: no quic_capture_server found; build it (ninja quic_capture_server) or pass --server")
+        sys.exit("capture_profile: no %s found; build it (ninja %s)" % (name, name))
     return cands[-1]
 
 
-def read_quic_initials(log_path):
+def read_json_lines(log_path):
     if not os.path.exists(log_path):
         return []
     with open(log_path) as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def capture_quic_initials(kind, binary, loads, timeout, ca, keep_work, server_binary):
-    """One browser launch per load against the QUIC capture server; each
-    connection's Initial flight as the server logged it."""
+def h3_path(record):
+    """The :path of an HTTP/3 capture's last request."""
+    streams = record.get("streams") or []
+    for name, value in (streams[-1]["headers"] if streams else []):
+        if name == ":path":
+            return value
+    return None
+
+
+def capture_over_quic(kind, binary, loads, timeout, ca, keep_work, server_cmd, loaded):
+    """One browser launch per load against a UDP capture server (server_cmd,
+    given the log path, prints {"port":N}); loaded(records, i) says when
+    load i is in its log. Returns the log's records."""
     work = tempfile.mkdtemp(prefix="tlsc-capture-quic-")
-    log_path = os.path.join(work, "quic.jsonl")
-    proc = subprocess.Popen([server_binary, "--log", log_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)
+    log_path = os.path.join(work, "log.jsonl")
+    proc = subprocess.Popen(server_cmd(log_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         line = [None]
         t = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
         t.start()
         t.join(15)
         if not line[0]:
-            sys.exit("capture_profile: the QUIC capture server did not start")
+            sys.exit("capture_profile: %s did not start" % server_cmd(log_path)[0])
         port = json.loads(line[0])["port"]
         for i in range(loads):
             cmd, env = browser_command(kind, "https://localhost:%d/load-%d" % (port, i + 1), work, ca, binary, port)
@@ -470,16 +482,16 @@ def capture_quic_initials(kind, binary, loads, timeout, ca, keep_work, server_bi
             browser = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, start_new_session=True)
             deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and len(read_quic_initials(log_path)) <= i:
+            while time.monotonic() < deadline and not loaded(read_json_lines(log_path), i):
                 time.sleep(0.2)
             kill_group(browser)
             out.close()
-            if len(read_quic_initials(log_path)) <= i:
+            if not loaded(read_json_lines(log_path), i):
                 with open(os.path.join(work, "browser-%d.log" % i)) as f:
-                    log("quic load %d: no Initial within %ss; browser output:\n%s" % (i + 1, timeout,
-                                                                                       f.read()[-2000:]))
+                    log("quic load %d: nothing within %ss; browser output:\n%s" % (i + 1, timeout,
+                                                                                    f.read()[-2000:]))
                 break
-        return read_quic_initials(log_path)
+        return read_json_lines(log_path)
     finally:
         try:
             proc.stdin.close()
@@ -731,18 +743,33 @@ def main():
     if a.quic:
         if not a.browser:
             sys.exit("capture_profile: --quic needs --browser")
-        initials = capture_quic_initials(a.browser, a.browser_binary, loads, a.timeout, os.path.join(certs, "ca.pem"),
-                                         a.keep, find_quic_server(a.server))
-        if not initials:
+        ca = os.path.join(certs, "ca.pem")
+        # 1. The Initial flight of each connection, to a server that never answers.
+        initials = capture_over_quic(a.browser, a.browser_binary, loads, a.timeout, ca, a.keep,
+                                     lambda log: [find_built("quic_capture_server"), "--log", log],
+                                     lambda recs, i: len(recs) > i)
+        # 2. Whole HTTP/3 page loads: SETTINGS, stream types, header order.
+        pages = capture_over_quic(a.browser, a.browser_binary, min(loads, 3), a.timeout, ca, a.keep,
+                                  lambda log: [find_built("h3_capture_server"), os.path.join(certs, "good.pem"),
+                                               os.path.join(certs, "good.key"), "--log", log],
+                                  lambda recs, i: any(h3_path(r) == "/load-%d" % (i + 1) for r in recs))
+        pages = [r for r in pages if (h3_path(r) or "").startswith("/load-")]
+        if not initials or not pages:
             return 1
         os.makedirs(data, exist_ok=True)
-        with open(os.path.join(data, "quic_initial.jsonl"), "w") as f:
-            for c in initials:
-                f.write(json.dumps(c, sort_keys=True) + "\n")
-        log("%d QUIC connection(s) captured into %s" % (len(initials), os.path.join(data, "quic_initial.jsonl")))
+        for name, records in (("quic_initial.jsonl", initials), ("h3_captures.jsonl", pages)):
+            with open(os.path.join(data, name), "w") as f:
+                for c in records:
+                    f.write(json.dumps(c, sort_keys=True) + "\n")
+        log("%d Initial flight(s) and %d HTTP/3 page load(s) captured into %s" % (len(initials), len(pages), data))
         for c in initials:
             log("  %s  dcid %d  tp %s" % (c.get("ja4"), len(c.get("dcid", "")) // 2,
                                          ",".join(str(p["id"]) for p in c.get("transport_parameters", []))))
+        for r in pages:
+            settings = [f for f in r.get("control_frames", []) if f.get("type") == 4]
+            log("  h3 SETTINGS %s; headers %s" % (
+                ",".join("%d:%d" % (s["id"], s["value"]) for s in (settings[0]["settings"] if settings else [])),
+                ",".join(n for n, _ in r["streams"][-1]["headers"])))
         return 0
     logdir = tempfile.mkdtemp(prefix="tlsc-capture-log-")
     server = Server(find_server(a.server), certs, os.path.join(logdir, "captures.jsonl"))
