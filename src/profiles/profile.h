@@ -1,9 +1,11 @@
 // A profile: one tls-client identifier's ClientHello spec and its HTTP/2
 // (and HTTP/3) settings, as profiles/SCHEMA.md describes the file. The TLS
 // half is parsed into a ClientHelloSpec and the HTTP/2 half into an
-// H2Fingerprint; the HTTP/3 half stays JSON, checked against the schema.
+// H2Fingerprint; the HTTP/3 half stays JSON, checked against the schema,
+// but for its QUIC block, read into a QuicFingerprint.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "core/error.h"
 #include "http/h2/h2_fingerprint.h"
 #include "tls/client_hello_spec.h"
+#include "wire/quic_fingerprint.h"
 
 namespace tlsc {
 
@@ -26,6 +29,8 @@ struct Profile {
   // when the file is read rather than for every request.
   H2Fingerprint h2;
   nlohmann::json http3;  // null when the profile has none
+  // http3.quic read (profiles/quic_block.h); none when the block has none.
+  std::optional<QuicFingerprint> quic;
   bool allow_http = false;
   // The browser's own headers in its order (captured profiles); data for
   // callers and tests, not added to requests (upstream adds none).

@@ -9,6 +9,7 @@
 
 #include "profiles/h2_block.h"
 #include "profiles/profile.h"
+#include "profiles/quic_block.h"
 
 namespace tlsc {
 namespace {
@@ -439,8 +440,10 @@ void check_http2(const json& h2) {
 
 void check_http3(const json& h3) {
   const std::string w = "http3";
-  only_keys(h3, {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames"},
-            w);
+  only_keys(
+      h3,
+      {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames", "quic"},
+      w);
   if (h3.contains("settings")) {
     const json& list = array(h3, "settings", w);
     for (size_t i = 0; i < list.size(); ++i) {
@@ -504,6 +507,11 @@ Result<Profile> parse_profile(std::string_view json_text) {
     if (doc.contains("http3") && !doc.at("http3").is_null()) {
       check_http3(doc.at("http3"));
       p.http3 = doc.at("http3");
+      if (p.http3.contains("quic")) {
+        auto quic = quic_fingerprint_from_block(p.http3.at("quic"));
+        if (!quic) return quic.error();
+        p.quic = std::move(*quic);
+      }
     }
     p.allow_http = boolean(doc, "allow_http", "profile", false);
     auto h2 = h2_fingerprint_from_block(p.http2, p.allow_http);
