@@ -585,7 +585,117 @@ def extension_order(hellos):
     return norm[0], permuted, fixed
 
 
-def build_profile(name, conns, comment, ws_head=None):
+def read_varint(b, pos):
+    length = 1 << (b[pos] >> 6)
+    v = b[pos] & 0x3f
+    for x in b[pos + 1:pos + length]:
+        v = (v << 8) | x
+    return v, pos + length
+
+
+def single_varint(hexstr):
+    """The value of a transport parameter that is exactly one varint, else None."""
+    b = bytes.fromhex(hexstr)
+    if not b or len(b) != 1 << (b[0] >> 6):
+        return None
+    return read_varint(b, 0)[0]
+
+
+def reserved_version(v):
+    return (v & 0x0f0f0f0f) == 0x0a0a0a0a
+
+
+def reserved_parameter(i):
+    return i >= 27 and (i - 27) % 31 == 0
+
+
+def most_common(values):
+    return max(sorted(set(values)), key=values.count)
+
+
+def version_information(hexes):
+    """Parameter 17 (RFC 9368) across connections: chosen version, the
+    available ones with "GREASE" for a reserved version, shuffled when the
+    GREASE version's place changes between connections."""
+    lists = []
+    for h in hexes:
+        b = bytes.fromhex(h)
+        words = [int.from_bytes(b[i:i + 4], "big") for i in range(0, len(b) - len(b) % 4, 4)]
+        lists.append((words[0], ["GREASE" if reserved_version(w) else w for w in words[1:]]))
+    chosen = {c for c, _ in lists}
+    out = {"chosen": lists[0][0], "available": lists[0][1]}
+    if len(chosen) != 1 or any(sorted(map(str, l)) != sorted(map(str, lists[0][1])) for _, l in lists):
+        return None
+    if len({tuple(map(str, l)) for _, l in lists}) > 1:
+        out["shuffled"] = True
+    return out
+
+
+def quic_block(initials):
+    """The profile's http3.quic block from Initial flights (quic_initial.jsonl)."""
+    first_packets = [r["datagrams"][0]["packets"][0] for r in initials if r.get("datagrams")]
+    block = {"version": first_packets[0]["version"],
+             "dcid_length": most_common([p["dcid_length"] for p in first_packets]),
+             "scid_length": most_common([p["scid_length"] for p in first_packets])}
+    per_conn = [[(t["id"], t["hex"]) for t in r.get("transport_parameters", [])] for r in initials]
+    ids_seen = {}
+    for params in per_conn:
+        for i, _ in params:
+            ids_seen[i] = ids_seen.get(i, 0) + 1
+    # A reserved id seen in fewer than all connections is drawn per connection.
+    grease = {i for i, n in ids_seen.items() if reserved_parameter(i) and n < len(per_conn)}
+    fixed_orders = {tuple(i for i, _ in params if i not in grease) for params in per_conn}
+    params = []
+    for i, h in per_conn[0]:
+        if i in grease:
+            lengths = [len(v) // 2 for p in per_conn for j, v in p if j in grease]
+            params.append(["GREASE", {"random_bytes": [min(lengths), max(lengths)]}])
+            continue
+        values = [dict(p).get(i) for p in per_conn]
+        if i == 15 and all(len(v) // 2 == block["scid_length"] for v in values):
+            params.append([i, "initial_source_connection_id"])
+        elif i == 17 and version_information(values):
+            params.append([i, version_information(values)])
+        elif len(set(values)) == 1 and single_varint(h) is not None:
+            params.append([i, single_varint(h)])
+        elif len(set(values)) == 1:
+            params.append([i, "hex:" + h])
+        else:
+            lengths = [len(v) // 2 for v in values]
+            params.append([i, {"random_bytes": [min(lengths), max(lengths)]}])
+    block["transport_parameters"] = {"shuffled": len(fixed_orders) > 1, "parameters": params}
+    return block
+
+
+def http3_block(initials, pages):
+    """The profile's http3 block from the QUIC captures: upstream's fields
+    (settings in order without GREASE, PRIORITY_UPDATE's frame type as
+    priority_param, pseudo-header order, GREASE frames) from the first HTTP/3
+    page load, and the QUIC layer from the Initial flights."""
+    block = {}
+    if pages:
+        r = pages[0]
+        frames = r.get("control_frames", [])
+        settings = next((f["settings"] for f in frames if f.get("type") == 4), [])
+        block["settings"] = [["0x%x" % x["id"], x["value"]] for x in settings if not x["grease"]]
+        block["priority_param"] = next((f["type"] for f in frames if f.get("type") == 0xf0700), 0)
+        block["pseudo_header_order"] = [n for n, _ in r["streams"][0]["headers"] if n.startswith(":")]
+        block["send_grease_frames"] = any(f.get("grease") for f in frames) or any(x["grease"] for x in settings)
+    if initials:
+        block["quic"] = quic_block(initials)
+    return block
+
+
+def read_quic_captures(directory):
+    """The stored QUIC captures next to captures.jsonl, if any."""
+    out = []
+    for name in ("quic_initial.jsonl", "h3_captures.jsonl"):
+        path = os.path.join(directory, name)
+        out.append(read_json_lines(path) if directory and os.path.exists(path) else [])
+    return out
+
+
+def build_profile(name, conns, comment, ws_head=None, quic_dir=None):
     hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
     h = hellos[0]
     b = h["bodies"]
@@ -665,6 +775,9 @@ def build_profile(name, conns, comment, ws_head=None):
     elif req is None and first.get("h1_lines"):
         lines = first["h1_lines"][1:]
         profile["default_headers"] = [[l.split(":", 1)[0], l.split(":", 1)[1].strip()] for l in lines if ":" in l]
+    initials, pages = read_quic_captures(quic_dir)
+    if initials or pages:
+        profile["http3"] = http3_block(initials, pages)
     if ws_head is not None:
         profile["websocket"] = websocket_block(ws_head)
     summary = {
@@ -730,7 +843,8 @@ def main():
         if os.path.exists(ws_path):
             with open(ws_path, newline="") as f:
                 ws_head = f.read()
-        profile, _ = build_profile(a.name, conns, comment, ws_head)
+        profile, _ = build_profile(a.name, conns, comment, ws_head,
+                                   os.path.dirname(os.path.abspath(a.from_captures)))
         text = dump_profile(profile)
         if a.out == "-":
             sys.stdout.write(text)
@@ -809,7 +923,7 @@ def main():
     comment = a.comment or ("Captured with tools/capture_profile.py from %s (%d connections); raw captures in %s." %
                             (version or ("--browser " + a.browser if a.browser else "a client"), len(conns),
                              os.path.relpath(data, REPO)))
-    profile, summary = build_profile(a.name, conns, comment, ws_head)
+    profile, summary = build_profile(a.name, conns, comment, ws_head, data)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         f.write(dump_profile(profile))
