@@ -33,6 +33,32 @@ unpack_debian_source() {
   echo "$src"
 }
 
+# patched_tree SOURCE_DIR PATCH_DIR: a copy of SOURCE_DIR with PATCH_DIR's
+# *.patch applied in name order (-p1), its path on stdout; redone when the
+# tree's pins or a patch change. Our patches (packaging/<pkg>/patches/).
+patched_tree() {
+  local debian_src=$1 patch_dir=$2 key dst p
+  local patches=()
+  shopt -s nullglob
+  patches=("$patch_dir"/*.patch)
+  shopt -u nullglob
+  key=$({ basename -a "$debian_src"/.unpacked-*; for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } |
+    sha256sum | cut -d' ' -f1)
+  dst=$debian_src-patched
+  if [ ! -f "$dst/.patched-$key" ]; then
+    need_tools patch patch
+    rm -rf "$dst" "$dst.tmp"
+    cp -r "$debian_src" "$dst.tmp"  # fresh mtimes: ninja rebuilds what a changed patch touched
+    for p in "${patches[@]}"; do
+      log "applying $(basename "$p")"
+      patch -d "$dst.tmp" -p1 --batch --forward --quiet <"$p" >&2 || die "$(basename "$p") does not apply"
+    done
+    mv "$dst.tmp" "$dst"
+    touch "$dst/.patched-$key"
+  fi
+  echo "$dst"
+}
+
 # cmake_build NAME SOURCE_DIR NINJA_TARGET CMAKE_ARGS...: configure once,
 # build (NINJA_TARGET "install": into $inst). Static, release, each function
 # and object in its own section, this target's toolchain.

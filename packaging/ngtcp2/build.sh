@@ -45,25 +45,8 @@ bssl=$(cd "$bssl" && pwd -P)
 
 VERSION=1.24.0-1
 debian_src=$(unpack_debian_source ngtcp2 "$VERSION" "trixie forky")
-# Our patch series (patches/*.patch, README.md says what each is for) on a
-# copy of Debian's tree, redone when the tree or a patch changes.
-shopt -s nullglob
-patches=("$here"/patches/*.patch)
-shopt -u nullglob
-patch_key=$({ cat "$debian_src"/.unpacked-*; basename -a "$debian_src"/.unpacked-*; for p in "${patches[@]}"; do
-  basename "$p"; cat "$p"; done; } | sha256sum | cut -d' ' -f1)
-src=$build_root/src/ngtcp2-patched
-if [ ! -f "$src/.patched-$patch_key" ]; then
-  need_tools patch patch
-  rm -rf "$src" "$src.tmp"
-  cp -a "$debian_src" "$src.tmp"
-  for p in "${patches[@]}"; do
-    log "applying $(basename "$p")"
-    patch -d "$src.tmp" -p1 --batch --forward --quiet <"$p" || die "$(basename "$p") does not apply"
-  done
-  mv "$src.tmp" "$src"
-  touch "$src/.patched-$patch_key"
-fi
+# Our patches (patches/*.patch; README.md says what each is for).
+src=$(patched_tree "$debian_src" "$here/patches")
 # Hidden, as BoringSSL and nghttp2 are: only the library's ABI is exported.
 # NGTCP2_STATICLIB: the headers' declarations without dllimport on Windows.
 cmake_build ngtcp2 "$src" install \

@@ -2,24 +2,10 @@
 
 #include <utility>
 
+#include "wire/quic_varint.h"
+
 namespace tlsc {
 namespace {
-
-constexpr uint64_t kMaxVarint = (uint64_t{1} << 62) - 1;
-
-void put_varint(std::string& out, uint64_t v) {
-  if (v < (1u << 6)) {
-    out.push_back(static_cast<char>(v));
-    return;
-  }
-  const int len = v < (1u << 14) ? 2 : v < (uint64_t{1} << 30) ? 4 : 8;
-  const uint8_t prefix = len == 2 ? 0x40 : len == 4 ? 0x80 : 0xc0;
-  for (int i = len - 1; i >= 0; --i) {
-    uint8_t b = static_cast<uint8_t>(v >> (8 * i));
-    if (i == len - 1) b |= prefix;
-    out.push_back(static_cast<char>(b));
-  }
-}
 
 void put_u32(std::string& out, uint32_t v) {
   for (int i = 3; i >= 0; --i) out.push_back(static_cast<char>(v >> (8 * i)));
@@ -33,7 +19,7 @@ std::string value_of(const QuicTransportParameter& p, std::string_view scid, con
   std::string v;
   switch (p.kind) {
     case QuicTransportParameter::Kind::varint:
-      put_varint(v, p.number & kMaxVarint);
+      append_quic_varint(v, p.number & kMaxQuicVarint);
       break;
     case QuicTransportParameter::Kind::bytes:
       v = p.bytes;
@@ -80,10 +66,11 @@ std::string encode_quic_transport_parameters(const QuicTransportParametersSpec& 
   std::string out;
   for (const QuicTransportParameter* p : order) {
     // 31 * N + 27 below 2^62, N drawn.
-    const uint64_t id = p->grease_id ? 31 * below(draw, (kMaxVarint - 27) / 31) + 27 : p->id & kMaxVarint;
+    const uint64_t id =
+        p->grease_id ? 31 * below(draw, (kMaxQuicVarint - 27) / 31) + 27 : p->id & kMaxQuicVarint;
     const std::string value = value_of(*p, initial_source_connection_id, draw);
-    put_varint(out, id);
-    put_varint(out, value.size());
+    append_quic_varint(out, id);
+    append_quic_varint(out, value.size());
     out += value;
   }
   return out;
