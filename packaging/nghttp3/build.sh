@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds nghttp3 (HTTP/3 framing and QPACK) as a static, position-independent
 # library with hidden symbols, from the pinned Debian source package
-# (nghttp3 0.8.0-2, Debian bookworm, pinned in SHA256SUMS.in):
+# (nghttp3 0.8.0-2, Debian bookworm, pinned in SHA256SUMS.in), with our
+# patches (patches/):
 #
 #   $NGHTTP3_BUILD_ROOT/install/lib/libnghttp3.a
 #   $NGHTTP3_BUILD_ROOT/install/include/nghttp3/{nghttp3.h,version.h}
@@ -34,7 +35,9 @@ jobs=${NGHTTP3_JOBS:-$(nproc)}
 . "$repo/packaging/lib/debian_cmake.sh"
 
 VERSION=0.8.0-2
-src=$(unpack_debian_source nghttp3 "$VERSION" bookworm)
+debian_src=$(unpack_debian_source nghttp3 "$VERSION" bookworm)
+# Our patches (patches/*.patch; README.md says what each is for).
+src=$(patched_tree "$debian_src" "$here/patches")
 # Hidden, as the other libraries: only the library's ABI is exported.
 # NGHTTP3_STATICLIB: the headers' declarations without dllimport on Windows.
 cmake_build nghttp3 "$src" install \
