@@ -681,6 +681,7 @@ def http3_block(initials, pages):
         block["priority_param"] = next((f["type"] for f in frames if f.get("type") == 0xf0700), 0)
         block["pseudo_header_order"] = [n for n, _ in r["streams"][0]["headers"] if n.startswith(":")]
         block["send_grease_frames"] = any(f.get("grease") for f in frames) or any(x["grease"] for x in settings)
+        block["grease_setting"] = any(x["grease"] for x in settings)
     if initials:
         block["quic"] = quic_block(initials)
     return block

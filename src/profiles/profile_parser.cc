@@ -440,10 +440,10 @@ void check_http2(const json& h2) {
 
 void check_http3(const json& h3) {
   const std::string w = "http3";
-  only_keys(
-      h3,
-      {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames", "quic"},
-      w);
+  only_keys(h3,
+            {"settings", "settings_order", "priority_param", "pseudo_header_order", "send_grease_frames",
+             "grease_setting", "quic"},
+            w);
   if (h3.contains("settings")) {
     const json& list = array(h3, "settings", w);
     for (size_t i = 0; i < list.size(); ++i) {
@@ -463,6 +463,7 @@ void check_http3(const json& h3) {
                        {":method", ":authority", ":scheme", ":path", ":protocol"});
   }
   boolean(h3, "send_grease_frames", w, false);
+  boolean(h3, "grease_setting", w, false);
 }
 
 }  // namespace
