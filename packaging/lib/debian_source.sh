@@ -182,7 +182,9 @@ download() {
   fi
   if [ $added = 1 ] || ! version_known; then
     log "apt-get update"
-    apt-get update -qq || die "apt-get update failed"
+    # A mirror mid-sync fails an index that has nothing to do with us;
+    # version_known below says whether ours arrived.
+    apt-get update -qq || log "apt-get update failed for some indexes; looking for $PKG $VERSION all the same"
   fi
   version_known || die "$PKG $VERSION not offered by apt (apt-cache showsrc $PKG lists: $(apt-cache showsrc "$PKG" 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' '))"
   log "downloading $PKG=$VERSION into $cache"
