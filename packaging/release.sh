@@ -56,6 +56,17 @@ release_file() {
   echo "release.sh: $name ($(stat -c %s "$dist/$name") bytes; $(file -b "$dist/$name" | cut -d, -f1))"
 }
 
+# The cross builds run this machine's profile_compiler (CMakeLists.txt,
+# TLSC_HOST_PROFILE_COMPILER) rather than their own under qemu or wine.
+host_profile_compiler() {
+  bash "$root/packaging/boringssl/build.sh" >/dev/null
+  bash "$root/packaging/nghttp2/build.sh" >/dev/null
+  cmake -S "$root" -B "$root/build-release" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTLSC_TESTS=OFF -DTLSC_TOOLS=OFF >/dev/null
+  cmake --build "$root/build-release" --target profile_compiler >/dev/null
+  echo "$root/build-release/profile_compiler"
+}
+
 python3 "$root/packaging/notices.py" --check >/dev/null ||
   { echo "release.sh: THIRD_PARTY_NOTICES.txt is stale: run packaging/notices.py" >&2; exit 1; }
 rm -rf "$dist"
@@ -73,6 +84,7 @@ for t in $targets; do
       release_file "$root/build-release-aarch64" libtls-client.so aarch64-linux-gnu-strip "ARM aarch64" \
         "tls-client-linux-arm64-$version.so" \
         -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/aarch64-linux-gnu.cmake" \
+        -DTLSC_HOST_PROFILE_COMPILER="$(host_profile_compiler)" \
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-aarch64-linux-gnu/install" \
         -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install"
       ;;
@@ -84,6 +96,7 @@ for t in $targets; do
       done
       release_file "$root/$dir" libtls-client.dll $cpu-w64-mingw32-strip "$arch" "tls-client-$t-$version.dll" \
         -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/$cpu-w64-mingw32.cmake" \
+        -DTLSC_HOST_PROFILE_COMPILER="$(host_profile_compiler)" \
         -DTLSC_DEPS_ROOT="$root/build-deps-$cpu-w64-mingw32/install" \
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$cpu-w64-mingw32/install" \
         -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$cpu-w64-mingw32/install"
