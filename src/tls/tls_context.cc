@@ -75,21 +75,6 @@ int decompress_zstd(SSL*, CRYPTO_BUFFER** out, size_t len, const uint8_t* in, si
   });
 }
 
-// What every connection shares; the ClientHello itself comes from the spec,
-// per connection (spec_apply.cc).
-bool configure_context(SSL_CTX* ctx) {
-  if (!SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION)) return false;
-  if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
-  SSL_CTX_set_grease_enabled(ctx, 1);
-  // Go takes a Certificate message of up to 256 KiB (crypto/tls's
-  // maxHandshakeCertificateMsg); BoringSSL's default stops at 100 KiB.
-  SSL_CTX_set_max_cert_list(ctx, 256 << 10);
-  // A server may compress its certificate with any algorithm a spec offers.
-  return SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_zlib, nullptr, decompress_zlib) &&
-         SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr, decompress_brotli) &&
-         SSL_CTX_add_cert_compression_alg(ctx, kCertCompressionZstd, nullptr, decompress_zstd);
-}
-
 // hpkp.Fingerprint: base64(SHA-256(SubjectPublicKeyInfo)).
 std::string spki_pin(X509* cert) {
   uint8_t* der = nullptr;
@@ -104,11 +89,24 @@ std::string spki_pin(X509* cert) {
 
 }  // namespace
 
+bool configure_client_context(SSL_CTX* ctx) {
+  if (!SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION)) return false;
+  if (!SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION)) return false;
+  SSL_CTX_set_grease_enabled(ctx, 1);
+  // Go takes a Certificate message of up to 256 KiB (crypto/tls's
+  // maxHandshakeCertificateMsg); BoringSSL's default stops at 100 KiB.
+  SSL_CTX_set_max_cert_list(ctx, 256 << 10);
+  // A server may compress its certificate with any algorithm a spec offers.
+  return SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_zlib, nullptr, decompress_zlib) &&
+         SSL_CTX_add_cert_compression_alg(ctx, TLSEXT_cert_compression_brotli, nullptr, decompress_brotli) &&
+         SSL_CTX_add_cert_compression_alg(ctx, kCertCompressionZstd, nullptr, decompress_zstd);
+}
+
 Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
   init_ex_indexes();
   std::unique_ptr<TlsContext> c(new TlsContext(std::move(options)));
   c->ctx_.reset(SSL_CTX_new(TLS_method()));
-  if (!c->ctx_ || !configure_context(c->ctx_.get())) {
+  if (!c->ctx_ || !configure_client_context(c->ctx_.get())) {
     return make_error(ErrorCode::internal, "tls: cannot configure the client");
   }
   if (c->options_.insecure_skip_verify) {

@@ -25,6 +25,13 @@ struct TlsOptions {
   ClientHelloSpec spec;                                  // every byte of the ClientHello
 };
 
+// What every client SSL_CTX shares, over TCP or QUIC: the version range
+// (a spec narrows it per connection), GREASE, Go's certificate size limit,
+// and a decompressor for every certificate compression a spec may offer
+// (BoringSSL refuses to offer one it cannot undo). The ClientHello itself
+// comes from the spec, per connection (spec_apply.h).
+bool configure_client_context(SSL_CTX* ctx);
+
 class TlsContext {
  public:
   static Result<std::unique_ptr<TlsContext>> create(TlsOptions options);
