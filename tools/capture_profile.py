@@ -664,6 +664,11 @@ def quic_block(initials):
             lengths = [len(v) // 2 for v in values]
             params.append([i, {"random_bytes": [min(lengths), max(lengths)]}])
     block["transport_parameters"] = {"shuffled": len(fixed_orders) > 1, "parameters": params}
+    # The ClientHello in the Initial flight: its own extension set (57, the
+    # transport parameters, among them), ALPN h3, TLS 1.3 alone.
+    hellos = [decode_client_hello(r["client_hello_hex"]) for r in initials if r.get("client_hello_hex")]
+    if hellos:
+        block["tls"] = tls_block(hellos)[0]
     return block
 
 
@@ -696,15 +701,19 @@ def read_quic_captures(directory):
     return out
 
 
-def build_profile(name, conns, comment, ws_head=None, quic_dir=None):
-    hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
+def tls_block(hellos):
+    """A profile's tls block (profiles/SCHEMA.md) from decoded ClientHellos
+    of one client: the first one's fields, its extension order, and whether
+    the order changes between connections. Returns (block, notes)."""
     h = hellos[0]
     b = h["bodies"]
     order, permuted, fixed = extension_order(hellos)
     tls = {"cipher_suites": [cp(c) for c in h["cipher_suites"]],
            "extensions": [e if e == "GREASE" else str(e) for e in order],
            "permute_extensions": permuted}
-    handled = {0, 5, 10, 11, 13, 16, 17513, 17613, 18, 21, 23, 27, 28, 34, 35, 41, 42, 43, 45, 51, 65037, 65281}
+    # 57, QUIC's transport parameters, is written from the http3.quic block.
+    handled = {0, 5, 10, 11, 13, 16, 17513, 17613, 18, 21, 23, 27, 28, 34, 35, 41, 42, 43, 45, 51, 57, 65037,
+               65281}
     if 10 in b:
         tls["supported_groups"] = [cp(g) for g in b[10]["groups"]]
     if 51 in b:
@@ -748,6 +757,14 @@ def build_profile(name, conns, comment, ws_head=None, quic_dir=None):
     if permuted:
         notes.append("The client permutes its extensions per connection (positions %s fixed over %d connections); "
                      "\"extensions\" is the first connection's order." % (fixed, len(hellos)))
+    return tls, notes
+
+
+def build_profile(name, conns, comment, ws_head=None, quic_dir=None):
+    hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
+    h = hellos[0]
+    fixed = extension_order(hellos)[2]
+    tls, notes = tls_block(hellos)
     if notes:
         comment = comment + " " + " ".join(notes)
     profile = {"name": name, "comment": comment, "tls": tls}

@@ -2,7 +2,8 @@
 // (and HTTP/3) settings, as profiles/SCHEMA.md describes the file. The TLS
 // half is parsed into a ClientHelloSpec and the HTTP/2 half into an
 // H2Fingerprint; the HTTP/3 half stays JSON, checked against the schema,
-// but for its QUIC block, read into a QuicFingerprint.
+// but for its QUIC block, read into a QuicFingerprint and, for the QUIC
+// ClientHello, a second ClientHelloSpec.
 #pragma once
 
 #include <optional>
@@ -31,6 +32,10 @@ struct Profile {
   nlohmann::json http3;  // null when the profile has none
   // http3.quic read (profiles/quic_block.h); none when the block has none.
   std::optional<QuicFingerprint> quic;
+  // http3.quic.tls: the ClientHello a QUIC connection sends in its Initial
+  // packets (its own extension set, 57 among them, TLS 1.3 alone); none
+  // when the block has none.
+  std::optional<ClientHelloSpec> quic_tls;
   bool allow_http = false;
   // The browser's own headers in its order (captured profiles); data for
   // callers and tests, not added to requests (upstream adds none).

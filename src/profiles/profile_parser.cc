@@ -165,7 +165,7 @@ bool raw_allowed(uint16_t type) {
                                        ext::supported_versions,
                                        ext::renegotiation_info,
                                        ext::encrypted_client_hello,
-                                       57 /* quic */};
+                                       ext::quic_transport_parameters};
   return type != kGrease && s.count(type) == 0;
 }
 
@@ -204,8 +204,12 @@ std::string trust_anchor_body(std::vector<std::string> ids, const std::string& w
   return std::string{static_cast<char>(list.size() >> 8), static_cast<char>(list.size() & 0xff)} + list;
 }
 
-ClientHelloSpec parse_tls(const json& tls) {
-  const std::string w = "tls";
+// Where a ClientHello goes: a TLS record over TCP (the profile's "tls"), or
+// CRYPTO frames in QUIC Initial packets (its "http3.quic.tls"), where the
+// QUIC connection gives extension 57's body and TLS 1.3 is the only version.
+enum class HelloTransport { tcp, quic };
+
+ClientHelloSpec parse_tls(const json& tls, const std::string& w, HelloTransport transport) {
   only_keys(tls,
             {"cipher_suites", "extensions", "permute_extensions", "supported_groups", "key_share_groups",
              "share_x25519_key", "point_formats", "signature_algorithms", "delegated_credential_algorithms",
@@ -309,6 +313,11 @@ ClientHelloSpec parse_tls(const json& tls) {
     if (!seen.insert(e).second) fail(wx, std::to_string(e) + " listed twice");
     if (e == ext::pre_shared_key && i + 1 != s.extensions.size())
       fail(wx, "pre_shared_key (41) must be last");
+    if (e == ext::quic_transport_parameters) {
+      if (transport == HelloTransport::tcp)
+        fail(wx, "57 (quic_transport_parameters) goes in a QUIC ClientHello only: http3.quic.tls");
+      continue;
+    }
     if (builtin_extensions().count(e) == 0 && s.raw_extensions.count(e) == 0) {
       fail(wx, std::to_string(e) + " has no contents: give it a body in raw_extensions");
     }
@@ -353,6 +362,19 @@ ClientHelloSpec parse_tls(const json& tls) {
   if (s.key_share_groups.size() > 8) fail(w + ".key_share_groups", "at most eight key shares");
   if (std::count(s.key_share_groups.begin(), s.key_share_groups.end(), kGrease) > 1) {
     fail(w + ".key_share_groups", "at most one GREASE key share");
+  }
+  if (transport == HelloTransport::quic) {
+    // RFC 9001: QUIC carries TLS 1.3 alone, the transport parameters in
+    // every ClientHello, and ALPN is mandatory.
+    if (!listed(ext::quic_transport_parameters))
+      fail(wx, "57 (quic_transport_parameters) is required in a QUIC ClientHello");
+    if (!listed(ext::supported_versions) ||
+        std::any_of(s.versions.begin(), s.versions.end(),
+                    [](uint16_t v) { return v != 0x0304 && v != kGrease; }) ||
+        std::find(s.versions.begin(), s.versions.end(), 0x0304) == s.versions.end()) {
+      fail(w + ".versions", "a QUIC ClientHello offers TLS 1.3 (0x0304) alone");
+    }
+    if (!listed(ext::alpn) || s.alpn.empty()) fail(w + ".alpn", "a QUIC ClientHello offers ALPN");
   }
   return s;
 }
@@ -500,7 +522,7 @@ Result<Profile> parse_profile(std::string_view json_text) {
     }
     if (doc.contains("comment") && !doc.at("comment").is_string()) fail("comment", "expected a string");
     if (!doc.contains("tls")) fail("tls", "required");
-    p.tls = parse_tls(doc.at("tls"));
+    p.tls = parse_tls(doc.at("tls"), "tls", HelloTransport::tcp);
     if (doc.contains("http2")) {
       check_http2(doc.at("http2"));
       p.http2 = doc.at("http2");
@@ -512,6 +534,9 @@ Result<Profile> parse_profile(std::string_view json_text) {
         auto quic = quic_fingerprint_from_block(p.http3.at("quic"));
         if (!quic) return quic.error();
         p.quic = std::move(*quic);
+        if (p.http3.at("quic").contains("tls")) {
+          p.quic_tls = parse_tls(p.http3.at("quic").at("tls"), "http3.quic.tls", HelloTransport::quic);
+        }
       }
     }
     p.allow_http = boolean(doc, "allow_http", "profile", false);

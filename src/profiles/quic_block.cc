@@ -114,7 +114,9 @@ Result<QuicTransportParameter> parameter(const json& entry, const std::string& w
 
 Result<QuicFingerprint> quic_fingerprint_from_block(const json& quic) {
   if (!quic.is_object()) return bad("", "expected an object");
-  if (!only_keys(quic, {"version", "dcid_length", "scid_length", "transport_parameters"})) {
+  // "tls", the ClientHello in the Initial, is a ClientHelloSpec: read by the
+  // profile parser with the rules of the profile's own "tls".
+  if (!only_keys(quic, {"version", "dcid_length", "scid_length", "transport_parameters", "tls"})) {
     return bad("", "unknown key (version, dcid_length, scid_length, transport_parameters)");
   }
   QuicFingerprint fp;

@@ -22,9 +22,10 @@ inline constexpr uint16_t server_name = 0, status_request = 5, supported_groups 
                           padding = 21, extended_master_secret = 23, compress_certificate = 27,
                           record_size_limit = 28, delegated_credentials = 34, session_ticket = 35,
                           pre_shared_key = 41, early_data = 42, supported_versions = 43, cookie = 44,
-                          psk_key_exchange_modes = 45, key_share = 51, next_protocol_negotiation = 13172,
-                          application_settings_old = 17513, application_settings = 17613,
-                          trust_anchors = 51764, encrypted_client_hello = 65037, renegotiation_info = 65281;
+                          psk_key_exchange_modes = 45, key_share = 51, quic_transport_parameters = 57,
+                          next_protocol_negotiation = 13172, application_settings_old = 17513,
+                          application_settings = 17613, trust_anchors = 51764, encrypted_client_hello = 65037,
+                          renegotiation_info = 65281;
 }
 
 struct EchGreaseSpec {

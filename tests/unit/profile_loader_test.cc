@@ -2,6 +2,7 @@
 // of built-in and user files.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -204,4 +205,60 @@ TEST_CASE("profile parser: a GREASE HTTP/2 setting, drawn per connection", "[pro
   for (uint16_t id : ids) CHECK((id & 0x0f0f) == 0x0a0a);
   // Lower case is no setting name.
   CHECK(!parse_profile(minimal("x_grease", "", R"(, "http2": {"settings": [["grease", 7]]})")));
+}
+
+namespace {
+
+// A profile whose http3.quic block has the given "tls".
+std::string with_quic_tls(const std::string& quic_tls) {
+  return minimal("q", "",
+                 R"(, "http3": {"quic": {"version": 1, "dcid_length": 8, "scid_length": 0,
+                      "transport_parameters": {"parameters": [[1, 30000]]}, "tls": )" +
+                     quic_tls + "}}");
+}
+
+}  // namespace
+
+TEST_CASE("profile parser: http3.quic.tls, the QUIC ClientHello, and its rules", "[profiles]") {
+  const std::string good =
+      R"({"cipher_suites": ["0x1301"], "extensions": ["0", "57", "43", "51", "16"], "versions": ["0x0304"],
+          "key_share_groups": ["0x001d"], "alpn": ["h3"]})";
+  auto p = parse_profile(with_quic_tls(good));
+  REQUIRE(p);
+  REQUIRE(p->quic_tls.has_value());
+  CHECK(p->quic_tls->extensions == std::vector<uint16_t>{0, 57, 43, 51, 16});
+  CHECK(p->quic_tls->alpn == std::vector<std::string>{"h3"});
+  CHECK_FALSE(parse_profile(minimal("x"))->quic_tls.has_value());
+
+  // 57 belongs to QUIC: refused in the TCP hello, required in the QUIC one.
+  CHECK(reason(R"({"name": "x", "tls": {"cipher_suites": ["0x1301"], "extensions": ["0", "57"]}})") ==
+        "tls.extensions: 57 (quic_transport_parameters) goes in a QUIC ClientHello only: http3.quic.tls");
+  CHECK(reason(with_quic_tls(R"({"cipher_suites": ["0x1301"], "extensions": ["0", "43", "51", "16"],
+                                 "versions": ["0x0304"], "key_share_groups": ["0x001d"], "alpn": ["h3"]})")) ==
+        "http3.quic.tls.extensions: 57 (quic_transport_parameters) is required in a QUIC ClientHello");
+  CHECK(reason(with_quic_tls(R"({"cipher_suites": ["0x1301"], "extensions": ["0", "57", "43", "51", "16"],
+                                 "versions": ["0x0304", "0x0303"], "key_share_groups": ["0x001d"],
+                                 "alpn": ["h3"]})")) ==
+        "http3.quic.tls.versions: a QUIC ClientHello offers TLS 1.3 (0x0304) alone");
+  CHECK(reason(with_quic_tls(R"({"cipher_suites": ["0x1301"], "extensions": ["0", "57", "43", "51"],
+                                 "versions": ["0x0304"], "key_share_groups": ["0x001d"]})")) ==
+        "http3.quic.tls.alpn: a QUIC ClientHello offers ALPN");
+  // The field rules of "tls" hold, under the block's own name.
+  CHECK(reason(with_quic_tls(R"({"cipher_suites": ["0x1301"], "extensions": ["0", "57", "0"]})")) ==
+        "http3.quic.tls.extensions: 0 listed twice");
+}
+
+TEST_CASE("profile registry: chromium_156 and firefox_153 carry their browsers' QUIC ClientHello",
+          "[profiles]") {
+  const tlsc::Profile* chromium = tlsc::lookup_profile("chromium_156");
+  REQUIRE(chromium != nullptr);
+  REQUIRE(chromium->quic_tls.has_value());
+  CHECK(chromium->quic_tls->alpn == std::vector<std::string>{"h3"});
+  CHECK(chromium->quic_tls->alps == std::vector<std::string>{"h3"});
+  CHECK(std::count(chromium->quic_tls->extensions.begin(), chromium->quic_tls->extensions.end(),
+                   tlsc::kGrease) == 0);
+  const tlsc::Profile* firefox = tlsc::lookup_profile("firefox_153");
+  REQUIRE(firefox != nullptr);
+  REQUIRE(firefox->quic_tls.has_value());
+  CHECK(firefox->quic_tls->record_size_limit == 16385);
 }
