@@ -7,10 +7,6 @@
 // as every stored Chromium Initial flight (tests/data/browsers/chromium_156/
 // quic_initial.jsonl), in a new order per connection, with a GREASE
 // parameter and a GREASE version, and Chromium's connection-ID lengths.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
-#include <array>
 #include <fstream>
 #include <map>
 #include <random>
@@ -24,51 +20,14 @@
 #include "boringssl/support/tls_harness.h"
 #include "profiles/registry.h"
 #include "quic/ngtcp2_endpoint.h"
+#include "quic/profile_client.h"
 #include "servers/quic_initial.h"
+#include "tls/tls_context.h"
 #include "wire/quic_transport_parameters.h"
 
 using namespace quictest;
 
 namespace {
-
-// ngtcp2's own view of the same values, so that it keeps to what the
-// parameters promise the server.
-void apply(const tlsc::QuicTransportParametersSpec& spec, ngtcp2_transport_params* p) {
-  for (const auto& tp : spec.parameters) {
-    if (tp.grease_id || tp.kind != tlsc::QuicTransportParameter::Kind::varint) continue;
-    switch (tp.id) {
-      case 0x01:
-        p->max_idle_timeout = tp.number * NGTCP2_MILLISECONDS;
-        break;
-      case 0x03:
-        p->max_udp_payload_size = tp.number;
-        break;
-      case 0x04:
-        p->initial_max_data = tp.number;
-        break;
-      case 0x05:
-        p->initial_max_stream_data_bidi_local = tp.number;
-        break;
-      case 0x06:
-        p->initial_max_stream_data_bidi_remote = tp.number;
-        break;
-      case 0x07:
-        p->initial_max_stream_data_uni = tp.number;
-        break;
-      case 0x08:
-        p->initial_max_streams_bidi = tp.number;
-        break;
-      case 0x09:
-        p->initial_max_streams_uni = tp.number;
-        break;
-      case 0x20:
-        p->max_datagram_frame_size = tp.number;
-        break;
-      default:
-        break;
-    }
-  }
-}
 
 std::string hex(const std::string& s) {
   static const char* d = "0123456789abcdef";
@@ -126,7 +85,6 @@ TEST_CASE("chromium_156's transport parameters from ngtcp2 are Chromium 156's, s
   const tlsc::Profile* profile = tlsc::lookup_profile("chromium_156");
   REQUIRE(profile != nullptr);
   REQUIRE(profile->quic.has_value());
-  const tlsc::QuicFingerprint& quic = *profile->quic;
 
   std::vector<Seen> chromium;
   std::ifstream captures(std::string(TLSC_SOURCE_DIR) +
@@ -141,15 +99,9 @@ TEST_CASE("chromium_156's transport parameters from ngtcp2 are Chromium 156's, s
   }
   REQUIRE(chromium.size() >= 8);
 
-  sockaddr_in local{}, remote{};
-  local.sin_family = remote.sin_family = AF_INET;
-  local.sin_port = htons(50001);
-  remote.sin_port = htons(443);
-  local.sin_addr.s_addr = remote.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ngtcp2_path path{{reinterpret_cast<sockaddr*>(&local), sizeof local},
-                   {reinterpret_cast<sockaddr*>(&remote), sizeof remote},
-                   nullptr};
+  const LoopbackPath loopback;
   bssl::UniquePtr<SSL_CTX> ctx = bssltest::make_client_ctx();
+  REQUIRE(tlsc::configure_client_context(ctx.get()));  // as the library's own SSL_CTX
   REQUIRE(ngtcp2_crypto_boringssl_configure_client_context(ctx.get()) == 0);
   std::mt19937_64 rng(std::random_device{}());
   const tlsc::RandomDraw draw = [&] { return rng(); };
@@ -157,45 +109,14 @@ TEST_CASE("chromium_156's transport parameters from ngtcp2 are Chromium 156's, s
   std::set<std::vector<uint64_t>> orders;
   for (int connection = 0; connection < 8; ++connection) {
     Endpoint client;
-    client.ref = {conn_of, &client};
-    client.ssl.reset(SSL_new(ctx.get()));
-    SSL_set_app_data(client.ssl.get(), &client.ref);
-    SSL_set_connect_state(client.ssl.get());
-    SSL_set_tlsext_host_name(client.ssl.get(), bssltest::kTestHost);
-    static const uint8_t kAlpn[] = {2, 'h', '3'};
-    REQUIRE(SSL_set_alpn_protos(client.ssl.get(), kAlpn, sizeof kAlpn) == 0);
-    const ngtcp2_cid dcid = random_cid(quic.dcid_length), scid = random_cid(quic.scid_length);
-    const std::string transport_parameters = tlsc::encode_quic_transport_parameters(
-        quic.transport_parameters, std::string(reinterpret_cast<const char*>(scid.data), scid.datalen), draw);
-    ngtcp2_settings settings;
-    ngtcp2_settings_default(&settings);
-    settings.initial_ts = now_ns();
-    ngtcp2_transport_params params;
-    ngtcp2_transport_params_default(&params);
-    apply(quic.transport_parameters, &params);
-    ngtcp2_callbacks cb = callbacks(true);
-    REQUIRE(ngtcp2_conn_client_new(&client.conn, &dcid, &scid, &path, quic.version, &cb, &settings, &params,
-                                   nullptr, &client) == 0);
-    ngtcp2_conn_set_tls_native_handle(client.conn, client.ssl.get());
-    REQUIRE(ngtcp2_conn_set_local_transport_params_raw(
-                client.conn, reinterpret_cast<const uint8_t*>(transport_parameters.data()),
-                transport_parameters.size()) == 0);
-
-    quic_initial::ClientInitialReader reader;
-    std::array<uint8_t, 1500> buf{};
-    for (int datagrams = 0; datagrams < 4 && !reader.client_hello(); ++datagrams) {
-      const ngtcp2_ssize n =
-          ngtcp2_conn_write_pkt(client.conn, nullptr, nullptr, buf.data(), buf.size(), now_ns());
-      REQUIRE(n > 0);
-      const quic_initial::Datagram d = reader.read(buf.data(), static_cast<size_t>(n));
-      CHECK(d.error.empty());
-      REQUIRE_FALSE(d.packets.empty());
+    start_profile_client(client, ctx.get(), *profile, loopback.path, draw);
+    const FirstFlight flight = read_first_flight(client);
+    for (const auto& d : flight.datagrams) {
       CHECK(d.packets[0].dcid.size() == 8);
       CHECK(d.packets[0].scid.empty());
     }
-    const auto hello = reader.client_hello();
-    REQUIRE(hello.has_value());
-    const auto parsed = bssltest::parse_client_hello_body(bssltest::Bytes(hello->begin() + 4, hello->end()));
+    const auto& hello = flight.client_hello;
+    const auto parsed = bssltest::parse_client_hello_body(bssltest::Bytes(hello.begin() + 4, hello.end()));
     const bssltest::Bytes& ext = parsed.body(57);
     const auto tps = quic_initial::transport_parameters(ext.data(), ext.size());
     REQUIRE(tps.has_value());
