@@ -35,6 +35,15 @@ struct SocketAddress {
 // type. nullopt for any other family or a short buffer.
 std::optional<SocketAddress> socket_address_from_native(const void* sockaddr, size_t size);
 
+// An address in the OS's own form (sockaddr_in or sockaddr_in6) in an
+// opaque buffer, for a library that takes one (ngtcp2's paths): only the
+// platform's code knows the OS type.
+struct NativeSocketAddress {
+  alignas(8) std::array<unsigned char, 128> storage{};
+  size_t size = 0;
+};
+NativeSocketAddress to_native_address(const SocketAddress& a);
+
 // True for a numeric IPv4 or IPv6 address ("127.0.0.1", "::1").
 inline bool is_ip_literal(std::string_view host) {
   return SocketAddress::from_ip_literal(host, 0).has_value();

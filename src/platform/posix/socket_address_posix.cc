@@ -109,4 +109,14 @@ std::optional<SocketAddress> socket_address_from_native(const void* native, size
   return std::nullopt;
 }
 
+NativeSocketAddress to_native_address(const SocketAddress& a) {
+  static_assert(sizeof(sockaddr_storage) <= sizeof(NativeSocketAddress::storage));
+  sockaddr_storage ss{};
+  const socklen_t len = to_native(a, ss);
+  NativeSocketAddress out;
+  std::memcpy(out.storage.data(), &ss, static_cast<size_t>(len));
+  out.size = static_cast<size_t>(len);
+  return out;
+}
+
 }  // namespace tlsc
