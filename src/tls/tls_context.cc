@@ -106,7 +106,8 @@ Result<std::unique_ptr<TlsContext>> TlsContext::create(TlsOptions options) {
   init_ex_indexes();
   std::unique_ptr<TlsContext> c(new TlsContext(std::move(options)));
   c->ctx_.reset(SSL_CTX_new(TLS_method()));
-  if (!c->ctx_ || !configure_client_context(c->ctx_.get())) {
+  if (!c->ctx_ || !configure_client_context(c->ctx_.get()) ||
+      (c->options_.prepare_context && !c->options_.prepare_context(c->ctx_.get()))) {
     return make_error(ErrorCode::internal, "tls: cannot configure the client");
   }
   if (c->options_.insecure_skip_verify) {

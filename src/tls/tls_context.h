@@ -4,6 +4,7 @@
 // only.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,9 @@ struct TlsOptions {
   std::string server_name_overwrite;                     // SNI and verification name
   std::map<std::string, std::vector<std::string>> pins;  // certificatePinningHosts
   ClientHelloSpec spec;                                  // every byte of the ClientHello
+  // Run once on the new SSL_CTX: a QUIC context's QUIC method
+  // (conn/quic/quic_connection.h, prepare_quic_context). False fails create().
+  std::function<bool(SSL_CTX*)> prepare_context;
 };
 
 // What every client SSL_CTX shares, over TCP or QUIC: the version range
