@@ -11,7 +11,8 @@ Rules, read from every #include of every file under src/:
   2. OS headers (<unistd.h>, <sys/...>, <winsock2.h>, ...) only in
      src/platform/<os>/.
   3. Third-party headers only where their layer is: BoringSSL in tls/ and
-     conn/, nghttp2 in http/h2/, c-ares in net/, nlohmann/json in abi/ and
+     conn/, nghttp2 in http/h2/, ngtcp2 in conn/quic/, nghttp3 in http/h3/,
+     c-ares in net/, nlohmann/json in abi/ and
      profiles/ (the caller's JSON and the profile files), zlib/brotli/zstd in
      codec/ and tls/ (certificate compression), the public header in abi/.
 """
@@ -31,6 +32,8 @@ OS_HEADER = re.compile(
 THIRD_PARTY = [
     (re.compile(r"^openssl/"), {"tls", "conn"}),
     (re.compile(r"^nghttp2/"), {"http/h2"}),
+    (re.compile(r"^ngtcp2/"), {"conn/quic"}),
+    (re.compile(r"^nghttp3/"), {"http/h3"}),
     (re.compile(r"^ares"), {"net"}),
     (re.compile(r"^nlohmann/"), {"abi", "profiles"}),
     (re.compile(r"^(zlib\.h|zstd\.h|zstd_errors\.h|brotli/)"), {"codec", "tls"}),
@@ -105,6 +108,7 @@ def self_test(src):
         ("cookies/cookie.cc", '#include "wire/header_canon.h"\n', "goes up"),
         ("tls/tls_stream.cc", "#include <unistd.h>\n", "OS header"),
         ("http/transaction.cc", "#include <openssl/ssl.h>\n", "belongs to"),
+        ("conn/chain_builder.cc", "#include <ngtcp2/ngtcp2.h>\n", "belongs to"),
         ("session/session.h", '#include "abi/request_input.h"\n', "goes up"),
     ]
     ok = True

@@ -19,6 +19,7 @@
 #include <openssl/err.h>
 
 #include "boringssl/support/tls_harness.h"
+#include "conn/quic/ngtcp2_transport_params.h"
 #include "profiles/profile.h"
 #include "quic/ngtcp2_endpoint.h"
 #include "servers/quic_initial.h"
@@ -26,45 +27,6 @@
 #include "wire/quic_transport_parameters.h"
 
 namespace quictest {
-
-// ngtcp2's own view of the profile's values, so that it keeps to what the
-// parameters promise the server.
-inline void apply_to_ngtcp2(const tlsc::QuicTransportParametersSpec& spec, ngtcp2_transport_params* p) {
-  for (const auto& tp : spec.parameters) {
-    if (tp.grease_id || tp.kind != tlsc::QuicTransportParameter::Kind::varint) continue;
-    switch (tp.id) {
-      case 0x01:
-        p->max_idle_timeout = tp.number * NGTCP2_MILLISECONDS;
-        break;
-      case 0x03:
-        p->max_udp_payload_size = tp.number;
-        break;
-      case 0x04:
-        p->initial_max_data = tp.number;
-        break;
-      case 0x05:
-        p->initial_max_stream_data_bidi_local = tp.number;
-        break;
-      case 0x06:
-        p->initial_max_stream_data_bidi_remote = tp.number;
-        break;
-      case 0x07:
-        p->initial_max_stream_data_uni = tp.number;
-        break;
-      case 0x08:
-        p->initial_max_streams_bidi = tp.number;
-        break;
-      case 0x09:
-        p->initial_max_streams_uni = tp.number;
-        break;
-      case 0x20:
-        p->max_datagram_frame_size = tp.number;
-        break;
-      default:
-        break;
-    }
-  }
-}
 
 // A path between two loopback ports, for connections that never touch a
 // socket.
@@ -110,7 +72,7 @@ inline void start_profile_client(Endpoint& client, SSL_CTX* ctx, const tlsc::Pro
   settings.initial_ts = now_ns();
   ngtcp2_transport_params params;
   ngtcp2_transport_params_default(&params);
-  apply_to_ngtcp2(quic.transport_parameters, &params);
+  tlsc::apply_transport_parameters(quic.transport_parameters, &params);
   ngtcp2_callbacks cb = callbacks(true);
   REQUIRE(ngtcp2_conn_client_new(&client.conn, &dcid, &scid, &path, quic.version, &cb, &settings, &params,
                                  nullptr, &client) == 0);

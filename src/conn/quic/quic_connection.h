@@ -1,0 +1,113 @@
+// One client QUIC connection as a browser opens it: ngtcp2 (packaging/ngtcp2,
+// with our patches) over a connected UDP socket on the reactor, TLS by our
+// BoringSSL with the profile's QUIC ClientHello (its http3.quic.tls, through
+// the session's TlsContext like a TCP hello), the profile's transport
+// parameters in its order with its GREASE (ngtcp2 patch 0001 hands TLS the
+// bytes wire/quic_transport_parameters.h writes) and its connection-ID
+// lengths. ngtcp2's timers (loss detection, idle, handshake timeout) are
+// one reactor timer at ngtcp2's next expiry. Loop thread only.
+//
+// This is the connection's first part: it opens, completes the handshake
+// (the certificate verified as over TCP) and closes; streams come with
+// HTTP/3 (http/h3/).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <openssl/ssl.h>
+
+#include "core/error.h"
+#include "net/udp_socket.h"
+#include "platform/socket_address.h"
+#include "reactor/reactor.h"
+#include "tls/tls_context.h"
+#include "wire/quic_fingerprint.h"
+
+struct ngtcp2_conn;
+struct ngtcp2_crypto_conn_ref;
+
+namespace tlsc {
+
+// What ngtcp2's client needs of an SSL_CTX (its QUIC method): a QUIC
+// TlsContext's TlsOptions::prepare_context.
+bool prepare_quic_context(SSL_CTX* ctx);
+
+struct QuicConnectOptions {
+  SocketAddress peer;
+  std::string host;  // SNI and the name verified (TlsContext's rules)
+  uint16_t port = 443;
+  QuicFingerprint fingerprint;
+  // ngtcp2's handshake timeout (quic-go's HandshakeIdleTimeout is 5 s; the
+  // request's own timeout still applies above).
+  std::chrono::milliseconds handshake_timeout{10'000};
+};
+
+class QuicConnection final : public UdpSocketObserver {
+ public:
+  // Called once: nullopt when the handshake completed, else why it failed
+  // (the connection is closed then).
+  using HandshakeDone = std::function<void(std::optional<Error>)>;
+
+  // tls: made with prepare_quic_context and the profile's QUIC ClientHello
+  // as its spec. Sends the first flight at once.
+  static Result<std::unique_ptr<QuicConnection>> connect(Reactor& reactor, TlsContext& tls,
+                                                         QuicConnectOptions options, HandshakeDone done);
+  ~QuicConnection();
+  QuicConnection(const QuicConnection&) = delete;
+  QuicConnection& operator=(const QuicConnection&) = delete;
+
+  bool handshake_completed() const { return handshake_completed_; }
+  bool closed() const { return closed_; }
+  // The protocol the server chose ("h3").
+  std::string alpn() const;
+  const SocketAddress& local_address() const { return socket_->local(); }
+  // Ends the connection: a CONNECTION_CLOSE without error goes out now.
+  void close();
+
+  // UdpSocketObserver
+  void on_datagram(const uint8_t* data, size_t size) override;
+  void on_datagrams_done() override;
+  void on_writable() override;
+  void on_socket_error(Error error) override;
+
+  // The largest datagram written (ngtcp2's default path limit is 1452).
+  static constexpr size_t kMaxDatagram = 1500;
+  // Datagrams written per call before the loop turns.
+  static constexpr int kDatagramsPerWrite = 64;
+
+ private:
+  friend struct QuicCallbacks;
+  QuicConnection(Reactor& reactor, QuicConnectOptions options, HandshakeDone done);
+  std::optional<Error> start(TlsContext& tls);
+  uint64_t now_ns() const;
+  void write();
+  void schedule_timer();
+  void on_timer();
+  // ngtcp2's error (rv) as the connection's failure.
+  void fail_ngtcp2(int rv);
+  void fail(Error error);
+  void report_handshake();
+
+  Reactor& reactor_;
+  QuicConnectOptions options_;
+  HandshakeDone done_;
+  std::unique_ptr<UdpSocket> socket_;
+  NativeSocketAddress local_native_, peer_native_;
+  bssl::UniquePtr<SSL> ssl_;
+  ngtcp2_conn* conn_ = nullptr;
+  // ngtcp2's way from an SSL back to its connection (the SSL's app data).
+  std::unique_ptr<ngtcp2_crypto_conn_ref> conn_ref_;
+  bool handshake_completed_ = false;
+  bool handshake_reported_ = false;
+  bool closed_ = false;
+  Reactor::TimerId timer_ = 0;
+  std::unique_ptr<uint8_t[]> out_;
+  Liveness liveness_;
+};
+
+}  // namespace tlsc
