@@ -142,8 +142,8 @@ aarch64_bindings() {
 # requires), kept in the shared cache.
 wine_prefix=${TLSC_WINEPREFIX:-/var/cache/tls-client-cpp/wine64}
 wine=(env WINEPREFIX="$wine_prefix" WINEDEBUG=-all /usr/lib/wine/wine64)
-# The builds run profile_compiler under wine too (the toolchain files'
-# emulator): in the same prefix.
+# Whatever a build still runs through the toolchain files' emulator runs in
+# the same prefix (profile_compiler no longer does: the host's is used).
 export WINEPREFIX=$wine_prefix
 wine32_installed() {
   dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed"
