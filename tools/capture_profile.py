@@ -704,7 +704,8 @@ def read_quic_captures(directory):
 def tls_block(hellos):
     """A profile's tls block (profiles/SCHEMA.md) from decoded ClientHellos
     of one client: the first one's fields, its extension order, and whether
-    the order changes between connections. Returns (block, notes)."""
+    the order changes between connections. Returns (block, notes, the
+    extension positions every connection kept)."""
     h = hellos[0]
     b = h["bodies"]
     order, permuted, fixed = extension_order(hellos)
@@ -757,14 +758,13 @@ def tls_block(hellos):
     if permuted:
         notes.append("The client permutes its extensions per connection (positions %s fixed over %d connections); "
                      "\"extensions\" is the first connection's order." % (fixed, len(hellos)))
-    return tls, notes
+    return tls, notes, fixed
 
 
 def build_profile(name, conns, comment, ws_head=None, quic_dir=None):
     hellos = [decode_client_hello(c["tls"]["client_hello_hex"]) for c in conns]
     h = hellos[0]
-    fixed = extension_order(hellos)[2]
-    tls, notes = tls_block(hellos)
+    tls, notes, fixed = tls_block(hellos)
     if notes:
         comment = comment + " " + " ".join(notes)
     profile = {"name": name, "comment": comment, "tls": tls}

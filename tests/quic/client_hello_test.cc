@@ -24,7 +24,6 @@
 #include "quic/ngtcp2_endpoint.h"
 #include "quic/profile_client.h"
 #include "servers/hello_fingerprint.h"
-#include "tls/tls_context.h"
 
 using namespace quictest;
 
@@ -87,9 +86,7 @@ void compare_with_browser(const std::string& name) {
   const bssltest::ClientHello& real = browser.front().hello;
 
   const LoopbackPath loopback;
-  bssl::UniquePtr<SSL_CTX> ctx = bssltest::make_client_ctx();
-  REQUIRE(tlsc::configure_client_context(ctx.get()));  // as the library's own SSL_CTX
-  REQUIRE(ngtcp2_crypto_boringssl_configure_client_context(ctx.get()) == 0);
+  bssl::UniquePtr<SSL_CTX> ctx = profile_client_ctx();
   std::mt19937_64 rng(std::random_device{}());
   const tlsc::RandomDraw draw = [&] { return rng(); };
   std::set<std::vector<uint16_t>> orders;

@@ -24,6 +24,7 @@
 #include "quic/ngtcp2_endpoint.h"
 #include "servers/quic_initial.h"
 #include "tls/spec_apply.h"
+#include "tls/tls_context.h"
 #include "wire/quic_transport_parameters.h"
 
 namespace quictest {
@@ -43,6 +44,15 @@ struct LoopbackPath {
             nullptr};
   }
 };
+
+// A client SSL_CTX set up as the library sets up its own
+// (tls/tls_context.h) plus ngtcp2's QUIC method, trusting the test PKI.
+inline bssl::UniquePtr<SSL_CTX> profile_client_ctx() {
+  bssl::UniquePtr<SSL_CTX> ctx = bssltest::make_client_ctx();
+  REQUIRE(tlsc::configure_client_context(ctx.get()));
+  REQUIRE(ngtcp2_crypto_boringssl_configure_client_context(ctx.get()) == 0);
+  return ctx;
+}
 
 // Makes |client| a connection of |profile| (which has an http3.quic block)
 // to |host|. |ctx| is configured for ngtcp2's client.

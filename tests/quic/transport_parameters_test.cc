@@ -22,7 +22,6 @@
 #include "quic/ngtcp2_endpoint.h"
 #include "quic/profile_client.h"
 #include "servers/quic_initial.h"
-#include "tls/tls_context.h"
 #include "wire/quic_transport_parameters.h"
 
 using namespace quictest;
@@ -100,9 +99,7 @@ TEST_CASE("chromium_156's transport parameters from ngtcp2 are Chromium 156's, s
   REQUIRE(chromium.size() >= 8);
 
   const LoopbackPath loopback;
-  bssl::UniquePtr<SSL_CTX> ctx = bssltest::make_client_ctx();
-  REQUIRE(tlsc::configure_client_context(ctx.get()));  // as the library's own SSL_CTX
-  REQUIRE(ngtcp2_crypto_boringssl_configure_client_context(ctx.get()) == 0);
+  bssl::UniquePtr<SSL_CTX> ctx = profile_client_ctx();
   std::mt19937_64 rng(std::random_device{}());
   const tlsc::RandomDraw draw = [&] { return rng(); };
 
