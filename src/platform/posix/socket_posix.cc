@@ -30,27 +30,31 @@ constexpr int kSendFlags = 0;  // macOS: SO_NOSIGPIPE is set on the socket inste
 
 }  // namespace
 
-SocketHandle open_tcp(IpFamily family, int& error) {
-  int domain = family == IpFamily::v4 ? AF_INET : AF_INET6;
+int open_nonblocking_socket(IpFamily family, int type, int& error) {
+  const int domain = family == IpFamily::v4 ? AF_INET : AF_INET6;
 #ifdef SOCK_NONBLOCK
-  int fd = ::socket(domain, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  const int fd = ::socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 #else
-  int fd = ::socket(domain, SOCK_STREAM, 0);
+  const int fd = ::socket(domain, type, 0);
   if (fd >= 0 && !make_nonblocking_cloexec(fd)) {
     error = errno;
     ::close(fd);
-    return kNoSocket;
+    return -1;
   }
 #endif
-  if (fd < 0) {
-    error = errno;
-    return kNoSocket;
-  }
-#ifdef SO_NOSIGPIPE
-  int one = 1;
-  setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
-#endif
+  if (fd < 0) error = errno;
   return fd;
+}
+
+SocketHandle open_tcp(IpFamily family, int& error) {
+  const int fd = open_nonblocking_socket(family, SOCK_STREAM, error);
+#ifdef SO_NOSIGPIPE
+  if (fd >= 0) {
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+  }
+#endif
+  return fd < 0 ? kNoSocket : fd;
 }
 
 bool bind(SocketHandle s, const SocketAddress& local, int& error) {

@@ -1,8 +1,6 @@
 // UDP sockets on POSIX systems (Linux, macOS).
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <cerrno>
 
@@ -12,27 +10,8 @@
 namespace tlsc::sock {
 
 SocketHandle open_udp(IpFamily family, int& error) {
-  const int domain = family == IpFamily::v4 ? AF_INET : AF_INET6;
-#ifdef SOCK_NONBLOCK
-  const int fd = ::socket(domain, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-#else
-  const int fd = ::socket(domain, SOCK_DGRAM, 0);
-  if (fd >= 0) {
-    const int fl = fcntl(fd, F_GETFL, 0);
-    const int fdfl = fcntl(fd, F_GETFD, 0);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0 || fdfl < 0 ||
-        fcntl(fd, F_SETFD, fdfl | FD_CLOEXEC) != 0) {
-      error = errno;
-      ::close(fd);
-      return kNoSocket;
-    }
-  }
-#endif
-  if (fd < 0) {
-    error = errno;
-    return kNoSocket;
-  }
-  return fd;
+  const int fd = open_nonblocking_socket(family, SOCK_DGRAM, error);
+  return fd < 0 ? kNoSocket : fd;
 }
 
 IoResult send_datagram(SocketHandle s, const char* data, size_t size) {

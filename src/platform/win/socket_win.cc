@@ -10,24 +10,7 @@
 namespace tlsc::sock {
 
 SocketHandle open_tcp(IpFamily family, int& error) {
-  if (!ensure_winsock()) {
-    error = WSANOTINITIALISED;
-    return kNoSocket;
-  }
-  // Not inherited by child processes (as SOCK_CLOEXEC on Linux).
-  SOCKET s = WSASocketW(family == IpFamily::v4 ? AF_INET : AF_INET6, SOCK_STREAM, IPPROTO_TCP, nullptr, 0,
-                        WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-  if (s == INVALID_SOCKET) {
-    error = WSAGetLastError();
-    return kNoSocket;
-  }
-  u_long nonblocking = 1;
-  if (ioctlsocket(s, FIONBIO, &nonblocking) != 0) {
-    error = WSAGetLastError();
-    closesocket(s);
-    return kNoSocket;
-  }
-  return static_cast<SocketHandle>(s);
+  return static_cast<SocketHandle>(open_nonblocking_socket(family, SOCK_STREAM, IPPROTO_TCP, error));
 }
 
 bool bind(SocketHandle s, const SocketAddress& local, int& error) {

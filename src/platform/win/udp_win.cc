@@ -8,23 +8,7 @@
 namespace tlsc::sock {
 
 SocketHandle open_udp(IpFamily family, int& error) {
-  if (!ensure_winsock()) {
-    error = WSANOTINITIALISED;
-    return kNoSocket;
-  }
-  SOCKET s = WSASocketW(family == IpFamily::v4 ? AF_INET : AF_INET6, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0,
-                        WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-  if (s == INVALID_SOCKET) {
-    error = WSAGetLastError();
-    return kNoSocket;
-  }
-  u_long nonblocking = 1;
-  if (ioctlsocket(s, FIONBIO, &nonblocking) != 0) {
-    error = WSAGetLastError();
-    closesocket(s);
-    return kNoSocket;
-  }
-  return static_cast<SocketHandle>(s);
+  return static_cast<SocketHandle>(open_nonblocking_socket(family, SOCK_DGRAM, IPPROTO_UDP, error));
 }
 
 IoResult send_datagram(SocketHandle s, const char* data, size_t size) {

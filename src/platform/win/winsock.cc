@@ -16,4 +16,24 @@ bool ensure_winsock() {
   return ok;
 }
 
+uintptr_t open_nonblocking_socket(IpFamily family, int type, int protocol, int& error) {
+  if (!ensure_winsock()) {
+    error = WSANOTINITIALISED;
+    return INVALID_SOCKET;
+  }
+  SOCKET s = WSASocketW(family == IpFamily::v4 ? AF_INET : AF_INET6, type, protocol, nullptr, 0,
+                        WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+  if (s == INVALID_SOCKET) {
+    error = WSAGetLastError();
+    return INVALID_SOCKET;
+  }
+  u_long nonblocking = 1;
+  if (ioctlsocket(s, FIONBIO, &nonblocking) != 0) {
+    error = WSAGetLastError();
+    closesocket(s);
+    return INVALID_SOCKET;
+  }
+  return s;
+}
+
 }  // namespace tlsc

@@ -24,4 +24,9 @@ bool ensure_winsock();
 
 int to_native(const SocketAddress& a, sockaddr_storage& out);
 
+// A non-blocking socket of the family (type SOCK_STREAM or SOCK_DGRAM), not
+// inherited by child processes, as SOCK_NONBLOCK | SOCK_CLOEXEC on Linux;
+// INVALID_SOCKET as a SocketHandle (kNoSocket) and error set on failure.
+uintptr_t open_nonblocking_socket(IpFamily family, int type, int protocol, int& error);
+
 }  // namespace tlsc
