@@ -16,6 +16,7 @@
 
 #include "core/error.h"
 #include "http/h2/h2_fingerprint.h"
+#include "http/h3/h3_fingerprint.h"
 #include "tls/client_hello_spec.h"
 #include "wire/quic_fingerprint.h"
 
@@ -30,6 +31,8 @@ struct Profile {
   // when the file is read rather than for every request.
   H2Fingerprint h2;
   nlohmann::json http3;  // null when the profile has none
+  // http3 above QUIC (profiles/h3_block.h); none when the block is absent.
+  std::optional<H3Fingerprint> h3;
   // http3.quic read (profiles/quic_block.h); none when the block has none.
   std::optional<QuicFingerprint> quic;
   // http3.quic.tls: the ClientHello a QUIC connection sends in its Initial

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "profiles/h2_block.h"
+#include "profiles/h3_block.h"
 #include "profiles/profile.h"
 #include "profiles/quic_block.h"
 
@@ -530,6 +531,9 @@ Result<Profile> parse_profile(std::string_view json_text) {
     if (doc.contains("http3") && !doc.at("http3").is_null()) {
       check_http3(doc.at("http3"));
       p.http3 = doc.at("http3");
+      auto h3 = h3_fingerprint_from_block(p.http3);
+      if (!h3) return h3.error();
+      p.h3 = std::move(*h3);
       if (p.http3.contains("quic")) {
         auto quic = quic_fingerprint_from_block(p.http3.at("quic"));
         if (!quic) return quic.error();

@@ -262,3 +262,37 @@ TEST_CASE("profile registry: chromium_156 and firefox_153 carry their browsers' 
   REQUIRE(firefox->quic_tls.has_value());
   CHECK(firefox->quic_tls->record_size_limit == 16385);
 }
+
+TEST_CASE("profile parser: http3 above QUIC, as the connection's H3Fingerprint", "[profiles]") {
+  auto p = parse_profile(minimal("h", "", R"(, "http3": {"settings": [["0x1", 65536], ["0x6", 262144], ["0x33", 1]],
+      "grease_setting": true, "send_grease_frames": true, "priority_param": 984832,
+      "pseudo_header_order": [":method", ":authority", ":scheme", ":path"]})"));
+  REQUIRE(p);
+  REQUIRE(p->h3.has_value());
+  using Settings = std::vector<std::pair<uint64_t, uint64_t>>;
+  CHECK(p->h3->control.settings == Settings{{1, 65536}, {6, 262144}, {0x33, 1}});
+  CHECK(p->h3->control.grease_setting);
+  CHECK(p->h3->control.grease_frame);
+  CHECK(p->h3->priority_param == tlsc::kH3PriorityUpdateFrame);
+  CHECK(p->h3->pseudo_header_order == std::vector<std::string>{":method", ":authority", ":scheme", ":path"});
+  CHECK_FALSE(parse_profile(minimal("x"))->h3.has_value());
+
+  // settings_order: the listed ids with a value first, in its order; an id
+  // without a value is not sent; values it does not list follow.
+  auto ordered = parse_profile(minimal("o", "", R"(, "http3": {"settings": [["0x1", 1], ["0x7", 2], ["0x8", 1]],
+      "settings_order": ["0x7", "0x6", "0x1"]})"));
+  REQUIRE(ordered);
+  CHECK(ordered->h3->control.settings == Settings{{7, 2}, {1, 1}, {8, 1}});
+  CHECK_FALSE(ordered->h3->control.grease_setting);
+  CHECK(ordered->h3->priority_param == 0);
+
+  CHECK(reason(minimal("d", "", R"(, "http3": {"settings": [["0x1", 1], ["1", 2]]})")) ==
+        "profile http3.settings: \"1\" twice");
+
+  // Upstream's chrome_144: its map has 0x1 and 0x7, its order names 0x6 and
+  // 0x33 too.
+  const tlsc::Profile* chrome_144 = tlsc::lookup_profile("chrome_144");
+  REQUIRE(chrome_144 != nullptr);
+  REQUIRE(chrome_144->h3.has_value());
+  CHECK(chrome_144->h3->control.settings == Settings{{1, 65536}, {7, 100}});
+}
