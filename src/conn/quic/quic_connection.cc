@@ -30,8 +30,63 @@ struct QuicCallbacks {
     return 0;
   }
 
+  static QuicConnection* self(void* user_data) { return static_cast<QuicConnection*>(user_data); }
+
   static int handshake_completed(ngtcp2_conn*, void* user_data) {
-    static_cast<QuicConnection*>(user_data)->handshake_completed_ = true;
+    QuicConnection* c = self(user_data);
+    c->handshake_completed_ = true;
+    if (c->app_ != nullptr && !c->app_->on_handshake_completed()) return NGTCP2_ERR_CALLBACK_FAILURE;
+    return 0;
+  }
+
+  static int recv_stream_data(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t, const uint8_t* data,
+                              size_t size, void* user_data, void*) {
+    QuicConnection* c = self(user_data);
+    size_t consumed = size;
+    if (c->app_ != nullptr && !c->app_->on_stream_data(stream_id, data, size,
+                                                       (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0, &consumed))
+      return NGTCP2_ERR_CALLBACK_FAILURE;
+    ngtcp2_conn_extend_max_stream_offset(c->conn_, stream_id, consumed);
+    ngtcp2_conn_extend_max_offset(c->conn_, consumed);
+    return 0;
+  }
+
+  static int acked_stream_data_offset(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t size,
+                                      void* user_data, void*) {
+    QuicConnection* c = self(user_data);
+    return c->app_ != nullptr && !c->app_->on_stream_acked(stream_id, size) ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+  }
+
+  static int stream_close(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t app_error_code,
+                          void* user_data, void*) {
+    QuicConnection* c = self(user_data);
+    std::optional<uint64_t> code;
+    if (flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET) code = app_error_code;
+    return c->app_ != nullptr && !c->app_->on_stream_closed(stream_id, code) ? NGTCP2_ERR_CALLBACK_FAILURE
+                                                                             : 0;
+  }
+
+  static int stream_reset(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t app_error_code, void* user_data,
+                          void*) {
+    QuicConnection* c = self(user_data);
+    return c->app_ != nullptr && !c->app_->on_stream_reset(stream_id, app_error_code)
+               ? NGTCP2_ERR_CALLBACK_FAILURE
+               : 0;
+  }
+
+  static int stream_stop_sending(ngtcp2_conn*, int64_t stream_id, uint64_t app_error_code, void* user_data,
+                                 void*) {
+    return stream_reset(nullptr, stream_id, 0, app_error_code, user_data, nullptr);
+  }
+
+  static int extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t, void* user_data, void*) {
+    QuicConnection* c = self(user_data);
+    return c->app_ != nullptr && !c->app_->on_stream_unblocked(stream_id) ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+  }
+
+  static int extend_max_local_streams_bidi(ngtcp2_conn*, uint64_t max_streams, void* user_data) {
+    QuicConnection* c = self(user_data);
+    if (c->app_ != nullptr) c->app_->on_bidi_streams_allowed(max_streams);
     return 0;
   }
 
@@ -51,6 +106,13 @@ struct QuicCallbacks {
     cb.rand = rand;
     cb.get_new_connection_id2 = new_connection_id;
     cb.handshake_completed = handshake_completed;
+    cb.recv_stream_data = recv_stream_data;
+    cb.acked_stream_data_offset = acked_stream_data_offset;
+    cb.stream_close = stream_close;
+    cb.stream_reset = stream_reset;
+    cb.stream_stop_sending = stream_stop_sending;
+    cb.extend_max_stream_data = extend_max_stream_data;
+    cb.extend_max_local_streams_bidi = extend_max_local_streams_bidi;
     return cb;
   }
 };
@@ -78,8 +140,9 @@ ngtcp2_addr addr_of(NativeSocketAddress& a) {
 
 Result<std::unique_ptr<QuicConnection>> QuicConnection::connect(Reactor& reactor, TlsContext& tls,
                                                                 QuicConnectOptions options,
-                                                                HandshakeDone done) {
+                                                                HandshakeDone done, QuicApplication* app) {
   std::unique_ptr<QuicConnection> c(new QuicConnection(reactor, std::move(options), std::move(done)));
+  c->app_ = app;
   if (auto e = c->start(tls)) return *e;
   return c;
 }
@@ -165,20 +228,103 @@ std::string QuicConnection::alpn() const {
 void QuicConnection::write() {
   if (closed_ || socket_->has_kept()) return;
   const uint64_t now = now_ns();
-  for (int i = 0; i < kDatagramsPerWrite; ++i) {
+  QuicBytes pieces[kOutgoingPieces];
+  ngtcp2_vec vecs[kOutgoingPieces];
+  int datagrams = 0;
+  // Each turn either sends a datagram or settles one stream's state with
+  // the application (blocked, shut, more to pack): bounded all the same.
+  for (int turns = 0; datagrams < kDatagramsPerWrite && turns < kDatagramsPerWrite * 8; ++turns) {
+    QuicOutgoing outgoing;
+    if (app_ != nullptr && handshake_completed_ && ngtcp2_conn_get_max_data_left(conn_) > 0) {
+      auto next = app_->next_outgoing(pieces, kOutgoingPieces);
+      if (!next) return fail(next.error());
+      outgoing = *next;
+    }
+    for (size_t i = 0; i < outgoing.count; ++i)
+      vecs[i] = {const_cast<uint8_t*>(pieces[i].data), pieces[i].size};
+    uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE;
+    if (outgoing.fin) flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
     ngtcp2_path_storage ps;
     ngtcp2_path_storage_zero(&ps);
     ngtcp2_pkt_info pi{};
-    const ngtcp2_ssize n = ngtcp2_conn_write_pkt(conn_, &ps.path, &pi, out_.get(), kMaxDatagram, now);
+    ngtcp2_ssize written = -1;
+    const ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &pi, out_.get(), kMaxDatagram, &written,
+                                                     flags, outgoing.stream_id, vecs, outgoing.count, now);
+    if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED) {
+      app_->on_outgoing_blocked(outgoing.stream_id);
+      continue;
+    }
+    if (n == NGTCP2_ERR_STREAM_SHUT_WR) {
+      app_->on_outgoing_shut(outgoing.stream_id);
+      continue;
+    }
+    if (outgoing.stream_id >= 0 && written >= 0 &&
+        !app_->on_outgoing_written(outgoing.stream_id, static_cast<size_t>(written)))
+      return fail_ngtcp2(NGTCP2_ERR_CALLBACK_FAILURE);
+    if (n == NGTCP2_ERR_WRITE_MORE) continue;  // the packet has room for more
     if (n < 0) return fail_ngtcp2(static_cast<int>(n));
     if (n == 0) break;
     Error error;
     const UdpSocket::Sent sent = socket_->send(out_.get(), static_cast<size_t>(n), &error);
     if (sent == UdpSocket::Sent::failed) return fail(std::move(error));
+    ++datagrams;
     if (sent == UdpSocket::Sent::kept) break;  // on_writable goes on
   }
   ngtcp2_conn_update_pkt_tx_time(conn_, now);
+  // Stopped by the bound with more to send: the rest after this turn.
+  if (datagrams == kDatagramsPerWrite) schedule_write();
   schedule_timer();
+}
+
+void QuicConnection::schedule_write() {
+  if (write_scheduled_ || closed_) return;
+  write_scheduled_ = true;
+  reactor_.post([this, alive = liveness_.watch()] {
+    if (!alive) return;
+    write_scheduled_ = false;
+    write();
+  });
+}
+
+Result<int64_t> QuicConnection::open_bidi_stream() {
+  int64_t id = -1;
+  const int rv = closed_ ? NGTCP2_ERR_CLOSING : ngtcp2_conn_open_bidi_stream(conn_, &id, nullptr);
+  if (rv != 0) return make_error(ErrorCode::connection_closed, std::string("quic: ") + ngtcp2_strerror(rv));
+  return id;
+}
+
+Result<int64_t> QuicConnection::open_uni_stream() {
+  int64_t id = -1;
+  const int rv = closed_ ? NGTCP2_ERR_CLOSING : ngtcp2_conn_open_uni_stream(conn_, &id, nullptr);
+  if (rv != 0) return make_error(ErrorCode::connection_closed, std::string("quic: ") + ngtcp2_strerror(rv));
+  return id;
+}
+
+uint64_t QuicConnection::bidi_streams_left() const {
+  return closed_ ? 0 : ngtcp2_conn_get_streams_bidi_left(conn_);
+}
+
+void QuicConnection::consume(int64_t stream_id, size_t size) {
+  if (closed_ || size == 0) return;
+  ngtcp2_conn_extend_max_stream_offset(conn_, stream_id, size);
+  ngtcp2_conn_extend_max_offset(conn_, size);
+  schedule_write();
+}
+
+void QuicConnection::reset_stream(int64_t stream_id, uint64_t app_error_code) {
+  if (closed_) return;
+  ngtcp2_conn_shutdown_stream(conn_, 0, stream_id, app_error_code);
+  schedule_write();
+}
+
+void QuicConnection::stop_reading(int64_t stream_id, uint64_t app_error_code) {
+  if (closed_) return;
+  ngtcp2_conn_shutdown_stream_read(conn_, 0, stream_id, app_error_code);
+  schedule_write();
+}
+
+void QuicConnection::fail_application(Error error, uint64_t app_error_code) {
+  if (!app_failure_) app_failure_.emplace(std::move(error), app_error_code);
 }
 
 void QuicConnection::schedule_timer() {
@@ -232,6 +378,16 @@ void QuicConnection::report_handshake() {
 }
 
 void QuicConnection::fail_ngtcp2(int rv) {
+  if (rv == NGTCP2_ERR_CALLBACK_FAILURE && app_failure_) {
+    // The application refused what the peer sent: its code to the peer.
+    auto [error, code] = std::move(*app_failure_);
+    app_failure_.reset();
+    ngtcp2_ccerr ccerr;
+    ngtcp2_ccerr_default(&ccerr);
+    ngtcp2_ccerr_set_application_error(&ccerr, code, nullptr, 0);
+    send_connection_close(ccerr);
+    return fail(std::move(error));
+  }
   if (rv == NGTCP2_ERR_CRYPTO) {
     // TLS refused: verification, a bad server message, an alert. The same
     // words as over TCP, and the alert to the server in CONNECTION_CLOSE.
@@ -239,12 +395,7 @@ void QuicConnection::fail_ngtcp2(int rv) {
     ngtcp2_ccerr ccerr;
     ngtcp2_ccerr_default(&ccerr);
     ngtcp2_ccerr_set_tls_alert(&ccerr, ngtcp2_conn_get_tls_alert(conn_), nullptr, 0);
-    ngtcp2_path_storage ps;
-    ngtcp2_path_storage_zero(&ps);
-    const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, nullptr, out_.get(),
-                                                              kMaxDatagram, &ccerr, now_ns());
-    Error ignored;
-    if (n > 0 && socket_) socket_->send(out_.get(), static_cast<size_t>(n), &ignored);
+    send_connection_close(ccerr);
     return fail(std::move(e));
   }
   switch (rv) {
@@ -262,6 +413,16 @@ void QuicConnection::fail_ngtcp2(int rv) {
   }
 }
 
+void QuicConnection::send_connection_close(const ngtcp2_ccerr& ccerr) {
+  if (closed_ || !socket_ || socket_->has_kept()) return;
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, nullptr, out_.get(),
+                                                            kMaxDatagram, &ccerr, now_ns());
+  Error ignored;
+  if (n > 0) socket_->send(out_.get(), static_cast<size_t>(n), &ignored);
+}
+
 void QuicConnection::fail(Error error) {
   if (closed_) return;
   closed_ = true;
@@ -271,22 +432,21 @@ void QuicConnection::fail(Error error) {
   // the turn ends.
   socket_->close();
   reactor_.destroy_later(std::move(socket_));
-  if (handshake_reported_) return;
+  if (handshake_reported_) {
+    if (app_ != nullptr) app_->on_connection_closed(error);
+    return;
+  }
   handshake_reported_ = true;
   HandshakeDone done = std::move(done_);
   if (done) done(std::move(error));
 }
 
-void QuicConnection::close() {
+void QuicConnection::close(std::optional<uint64_t> app_error_code) {
   if (closed_) return;
   ngtcp2_ccerr ccerr;
   ngtcp2_ccerr_default(&ccerr);
-  ngtcp2_path_storage ps;
-  ngtcp2_path_storage_zero(&ps);
-  const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, nullptr, out_.get(),
-                                                            kMaxDatagram, &ccerr, now_ns());
-  Error ignored;
-  if (n > 0 && !socket_->has_kept()) socket_->send(out_.get(), static_cast<size_t>(n), &ignored);
+  if (app_error_code) ngtcp2_ccerr_set_application_error(&ccerr, *app_error_code, nullptr, 0);
+  send_connection_close(ccerr);
   fail(make_error(ErrorCode::cancelled, "quic: connection closed"));
 }
 

@@ -7,9 +7,10 @@
 // lengths. ngtcp2's timers (loss detection, idle, handshake timeout) are
 // one reactor timer at ngtcp2's next expiry. Loop thread only.
 //
-// This is the connection's first part: it opens, completes the handshake
-// (the certificate verified as over TCP) and closes; streams come with
-// HTTP/3 (http/h3/).
+// Its streams belong to a QuicApplication (HTTP/3: http/h3/H3Connection),
+// which hears every stream event and offers the stream bytes to send; the
+// connection packs them into datagrams as ngtcp2's congestion and flow
+// control allow.
 #pragma once
 
 #include <chrono>
@@ -18,9 +19,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <openssl/ssl.h>
 
+#include "conn/quic/quic_application.h"
 #include "core/error.h"
 #include "net/udp_socket.h"
 #include "platform/socket_address.h"
@@ -29,6 +32,7 @@
 #include "wire/quic_fingerprint.h"
 
 struct ngtcp2_conn;
+struct ngtcp2_ccerr;
 struct ngtcp2_crypto_conn_ref;
 
 namespace tlsc {
@@ -54,9 +58,12 @@ class QuicConnection final : public UdpSocketObserver {
   using HandshakeDone = std::function<void(std::optional<Error>)>;
 
   // tls: made with prepare_quic_context and the profile's QUIC ClientHello
-  // as its spec. Sends the first flight at once.
+  // as its spec. app: who runs on the streams (may be null: a connection
+  // that only handshakes); it must outlive the connection. Sends the first
+  // flight at once.
   static Result<std::unique_ptr<QuicConnection>> connect(Reactor& reactor, TlsContext& tls,
-                                                         QuicConnectOptions options, HandshakeDone done);
+                                                         QuicConnectOptions options, HandshakeDone done,
+                                                         QuicApplication* app = nullptr);
   ~QuicConnection();
   QuicConnection(const QuicConnection&) = delete;
   QuicConnection& operator=(const QuicConnection&) = delete;
@@ -66,8 +73,29 @@ class QuicConnection final : public UdpSocketObserver {
   // The protocol the server chose ("h3").
   std::string alpn() const;
   const SocketAddress& local_address() const { return socket_->local(); }
-  // Ends the connection: a CONNECTION_CLOSE without error goes out now.
-  void close();
+  // Ends the connection: a CONNECTION_CLOSE goes out now, with the
+  // application's code when given (HTTP/3's H3_NO_ERROR), else QUIC's
+  // NO_ERROR. The application hears on_connection_closed.
+  void close(std::optional<uint64_t> app_error_code = std::nullopt);
+
+  // Streams (after the handshake). Errors: the peer allows no more now.
+  Result<int64_t> open_bidi_stream();
+  Result<int64_t> open_uni_stream();
+  uint64_t bidi_streams_left() const;
+  // The application used up `size` more bytes of the stream's data: the
+  // peer may send that much more (MAX_STREAM_DATA and MAX_DATA follow).
+  void consume(int64_t stream_id, size_t size);
+  // Abandons the stream both ways: RESET_STREAM and STOP_SENDING.
+  void reset_stream(int64_t stream_id, uint64_t app_error_code);
+  // Asks the peer to stop sending on the stream (STOP_SENDING).
+  void stop_reading(int64_t stream_id, uint64_t app_error_code);
+  // The application has more to send: the connection writes once the
+  // current turn of the loop is done (requests made together leave
+  // together).
+  void schedule_write();
+  // Before an application callback returns false: why, and the
+  // application error code the CONNECTION_CLOSE carries.
+  void fail_application(Error error, uint64_t app_error_code);
 
   // UdpSocketObserver
   void on_datagram(const uint8_t* data, size_t size) override;
@@ -77,8 +105,10 @@ class QuicConnection final : public UdpSocketObserver {
 
   // The largest datagram written (ngtcp2's default path limit is 1452).
   static constexpr size_t kMaxDatagram = 1500;
-  // Datagrams written per call before the loop turns.
+  // Datagrams written per call before the loop turns (and writes again).
   static constexpr int kDatagramsPerWrite = 64;
+  // Pieces of stream data offered per packet.
+  static constexpr size_t kOutgoingPieces = 16;
 
  private:
   friend struct QuicCallbacks;
@@ -92,10 +122,14 @@ class QuicConnection final : public UdpSocketObserver {
   void fail_ngtcp2(int rv);
   void fail(Error error);
   void report_handshake();
+  // A CONNECTION_CLOSE with this reason, sent at once if the socket can.
+  void send_connection_close(const ngtcp2_ccerr& ccerr);
 
   Reactor& reactor_;
   QuicConnectOptions options_;
   HandshakeDone done_;
+  QuicApplication* app_ = nullptr;
+  std::optional<std::pair<Error, uint64_t>> app_failure_;  // fail_application's
   std::unique_ptr<UdpSocket> socket_;
   NativeSocketAddress local_native_, peer_native_;
   bssl::UniquePtr<SSL> ssl_;
@@ -105,6 +139,7 @@ class QuicConnection final : public UdpSocketObserver {
   bool handshake_completed_ = false;
   bool handshake_reported_ = false;
   bool closed_ = false;
+  bool write_scheduled_ = false;
   Reactor::TimerId timer_ = 0;
   std::unique_ptr<uint8_t[]> out_;
   Liveness liveness_;
