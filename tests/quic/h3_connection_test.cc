@@ -11,8 +11,6 @@
 //    request's pseudo-headers in the browser's order;
 //  - a POST body arrives whole in DATA frames; many requests at once share
 //    one connection; a cancelled request stops without failing the others.
-#include "http/h3/h3_connection.h"
-
 #include <unistd.h>
 
 #include <chrono>
@@ -29,100 +27,14 @@
 
 #include "integration/servers.h"
 #include "profiles/registry.h"
-#include "reactor/reactor.h"
-#include "tls/tls_context.h"
+#include "quic/h3_client.h"
 
 namespace {
 
+using itest::H3Client;
+using itest::H3Heard;
+using itest::wait_for;
 using json = nlohmann::json;
-
-// One response as the observer heard it; `done` is set once.
-struct Heard final : tlsc::ExchangeObserver {
-  std::optional<tlsc::ResponseHead> head;
-  std::string body;
-  std::optional<tlsc::Error> error;
-  std::promise<void> done;
-
-  void on_response_head(const tlsc::ResponseHead& h) override { head = h; }
-  void on_response_body(std::string_view bytes) override { body.append(bytes); }
-  void on_response_complete() override { done.set_value(); }
-  void on_response_error(const tlsc::Error& e, bool) override {
-    error = e;
-    done.set_value();
-  }
-};
-
-// An HTTP/3 connection to the capture server, opened on the loop.
-struct Client {
-  tlsc::Reactor reactor;
-  std::unique_ptr<tlsc::TlsContext> tls;
-  std::shared_ptr<tlsc::H3Connection> connection;
-
-  Client(const tlsc::Profile& profile, uint16_t port) {
-    tlsc::TlsOptions options;
-    options.spec = *profile.quic_tls;
-    options.prepare_context = tlsc::prepare_quic_context;
-    auto made = tlsc::TlsContext::create(std::move(options));
-    REQUIRE(made);
-    tls = std::move(*made);
-    tlsc::QuicConnectOptions quic;
-    quic.peer = *tlsc::SocketAddress::from_ip_literal("127.0.0.1", port);
-    quic.host = "localhost";
-    quic.port = port;
-    quic.fingerprint = *profile.quic;
-    auto ready = std::make_shared<std::promise<std::optional<tlsc::Error>>>();
-    auto answer = ready->get_future();
-    std::promise<std::optional<tlsc::Error>> connected;
-    reactor.post([&, ready] {
-      auto c = tlsc::H3Connection::connect(
-          reactor, *tls, quic, *profile.h3, {}, "h3:localhost",
-          [ready](std::optional<tlsc::Error> e) { ready->set_value(std::move(e)); },
-          [](tlsc::H3Connection*) {});
-      if (!c) return connected.set_value(c.error());
-      connection = std::move(*c);
-      connected.set_value(std::nullopt);
-    });
-    const auto connect_error = connected.get_future().get();
-    REQUIRE_FALSE(connect_error.has_value());
-    REQUIRE(answer.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
-    const auto handshake_error = answer.get();
-    INFO((handshake_error ? handshake_error->message : std::string()));
-    REQUIRE_FALSE(handshake_error.has_value());
-  }
-
-  ~Client() {
-    std::promise<void> done;
-    reactor.post([&] {
-      if (connection) connection->close(tlsc::make_error(tlsc::ErrorCode::cancelled, "test over"));
-      connection.reset();
-      done.set_value();
-    });
-    done.get_future().get();
-  }
-
-  tlsc::OutgoingRequest request(const tlsc::Profile& profile, const std::string& method,
-                                const std::string& path, std::optional<std::string> body = std::nullopt) {
-    tlsc::OutgoingRequest r;
-    r.scheme = "https";
-    r.message.method = method;
-    r.message.request_target = path;
-    r.message.host = "localhost";
-    r.message.headers = profile.default_headers;
-    r.message.body = std::move(body);
-    return r;
-  }
-
-  // Submits on the loop; the id, or the error.
-  tlsc::Result<tlsc::HttpConnection::ExchangeId> submit(const tlsc::OutgoingRequest& r, Heard& heard) {
-    std::promise<tlsc::Result<tlsc::HttpConnection::ExchangeId>> submitted;
-    reactor.post([&] { submitted.set_value(connection->submit(r, &heard)); });
-    return submitted.get_future().get();
-  }
-};
-
-void wait(Heard& heard) {
-  REQUIRE(heard.done.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
-}
 
 json first_capture(const std::string& browser) {
   std::ifstream in(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser + "/h3_captures.jsonl");
@@ -179,11 +91,11 @@ TEST_CASE("H3Connection: the browser's control stream and pseudo-header order, a
   REQUIRE(profile != nullptr);
   REQUIRE(profile->h3.has_value());
   auto server = capture_server();
-  Client client(*profile, server->info().at("port").get<uint16_t>());
+  H3Client client(*profile, server->info().at("port").get<uint16_t>());
 
-  Heard heard;
+  H3Heard heard;
   REQUIRE(client.submit(client.request(*profile, "GET", "/h3-first"), heard));
-  wait(heard);
+  wait_for(heard);
   INFO((heard.error ? heard.error->message : std::string()));
   REQUIRE_FALSE(heard.error.has_value());
   REQUIRE(heard.head.has_value());
@@ -212,13 +124,13 @@ TEST_CASE("H3Connection: a POST body, many requests at once on one connection, a
   const tlsc::Profile* profile = tlsc::lookup_profile("chromium_156");
   REQUIRE(profile != nullptr);
   auto server = capture_server();
-  Client client(*profile, server->info().at("port").get<uint16_t>());
+  H3Client client(*profile, server->info().at("port").get<uint16_t>());
 
   SECTION("a POST of 200 000 bytes arrives whole, in DATA frames after HEADERS") {
-    Heard heard;
+    H3Heard heard;
     const std::string body(200'000, 'x');
     REQUIRE(client.submit(client.request(*profile, "POST", "/upload", body), heard));
-    wait(heard);
+    wait_for(heard);
     REQUIRE_FALSE(heard.error.has_value());
     CHECK(heard.head->status == 200);
     const json seen = json::parse(heard.body);
@@ -234,14 +146,14 @@ TEST_CASE("H3Connection: a POST body, many requests at once on one connection, a
   }
   SECTION("40 requests at once: every one answered, all on the one connection") {
     constexpr int kRequests = 40;
-    std::vector<std::unique_ptr<Heard>> heard;
+    std::vector<std::unique_ptr<H3Heard>> heard;
     for (int i = 0; i < kRequests; ++i) {
-      heard.push_back(std::make_unique<Heard>());
+      heard.push_back(std::make_unique<H3Heard>());
       REQUIRE(client.submit(client.request(*profile, "GET", "/many-" + std::to_string(i)), *heard.back()));
     }
     size_t most_streams = 0;
     for (auto& h : heard) {
-      wait(*h);
+      wait_for(*h);
       REQUIRE_FALSE(h->error.has_value());
       CHECK(h->head->status == 200);
       most_streams = std::max(most_streams, json::parse(h->body).at("streams").size());
@@ -249,7 +161,7 @@ TEST_CASE("H3Connection: a POST body, many requests at once on one connection, a
     CHECK(most_streams == kRequests);
   }
   SECTION("a cancelled request is not heard of again; the next one on the connection completes") {
-    Heard cancelled;
+    H3Heard cancelled;
     auto id = client.submit(client.request(*profile, "GET", "/cancelled"), cancelled);
     REQUIRE(id);
     std::promise<void> done;
@@ -258,9 +170,9 @@ TEST_CASE("H3Connection: a POST body, many requests at once on one connection, a
       done.set_value();
     });
     done.get_future().get();
-    Heard next;
+    H3Heard next;
     REQUIRE(client.submit(client.request(*profile, "GET", "/after"), next));
-    wait(next);
+    wait_for(next);
     REQUIRE_FALSE(next.error.has_value());
     CHECK(next.head->status == 200);
     CHECK(cancelled.done.get_future().wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout);

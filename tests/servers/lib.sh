@@ -84,3 +84,14 @@ PY
   fi
   ln "$big" "$dir/big.bin" 2>/dev/null || cp "$big" "$dir/big.bin"
 }
+
+# await_udp PID PORT: waits (bounded) until a UDP socket is bound to PORT on
+# loopback; prints the port-0 line and exits if PID dies first.
+await_udp() {
+  local pid=$1 port=$2
+  for _ in $(seq 1 200); do
+    ss -Hlun "sport = :$port" 2>/dev/null | grep -q . && return 0
+    kill -0 "$pid" 2>/dev/null || { echo '{"port":0}'; exit 1; }
+    sleep 0.025
+  done
+}

@@ -13,6 +13,9 @@
 namespace tlsc {
 
 struct H3Connection::Exchange {
+  ExchangeId id = 0;
+  int64_t stream_id = -1;                // -1 while waiting for a stream the server allows
+  H2HeaderBlock request_headers;         // until the stream is opened
   ExchangeObserver* observer = nullptr;  // nullptr once cancelled
   std::string body;                      // kept until the stream closes (nghttp3 sends from it)
   bool head_request = false;             // a HEAD: no body follows
@@ -110,23 +113,22 @@ struct H3Connection::Callbacks {
       c->reset_exchange(stream_id, *e, make_error(ErrorCode::http_protocol, "http3: no response headers"));
       return 0;
     }
-    c->finish_exchange(stream_id, std::nullopt);
+    c->finish_exchange(*e, std::nullopt);
     return 0;
   }
 
-  static int stream_close(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* user_data,
+  static int stream_close(nghttp3_conn*, int64_t, uint64_t app_error_code, void* user_data,
                           void* stream_user_data) {
     auto* e = static_cast<Exchange*>(stream_user_data);
     H3Connection* c = self(user_data);
     if (e == nullptr) return 0;
     if (e->local_error) {
-      c->finish_exchange(stream_id, e->local_error);
+      c->finish_exchange(*e, e->local_error);
     } else if (!e->complete) {
-      c->finish_exchange(stream_id,
-                         make_error(ErrorCode::stream_reset, "http3: stream reset by the server (code " +
-                                                                 std::to_string(app_error_code) + ")"));
+      c->finish_exchange(*e, make_error(ErrorCode::stream_reset, "http3: stream reset by the server (code " +
+                                                                     std::to_string(app_error_code) + ")"));
     }
-    c->exchanges_.erase(stream_id);
+    c->forget(*e);
     return 0;
   }
 
@@ -277,66 +279,128 @@ Result<HttpConnection::ExchangeId> H3Connection::submit(const OutgoingRequest& r
   auto block = h2_header_block(req);
   if (!block) return block.error();
 
-  auto stream = quic_->open_bidi_stream();
-  if (!stream) return stream.error();
-  const int64_t id = *stream;
   auto e = std::make_unique<Exchange>();
+  e->id = next_exchange_id_++;
+  e->request_headers = std::move(*block);
   e->observer = observer;
   e->head_request = m.method == "HEAD";
   if (m.body) e->body = *m.body;
+  const ExchangeId id = e->id;
+  Exchange& exchange = *e;
+  exchanges_.emplace(id, std::move(e));
+  if (!pending_.empty() || quic_->bidi_streams_left() == 0) {
+    // Beyond what the server allows at once: sent as streams free up, as
+    // nghttp2 queues beyond MAX_CONCURRENT_STREAMS.
+    pending_.push_back(id);
+    return id;
+  }
+  if (auto error = start_exchange(exchange)) {
+    exchanges_.erase(id);
+    return *error;
+  }
+  quic_->schedule_write();
+  return id;
+}
+
+std::optional<Error> H3Connection::start_exchange(Exchange& e) {
+  auto stream = quic_->open_bidi_stream();
+  if (!stream) return stream.error();
+  const int64_t stream_id = *stream;
   std::vector<nghttp3_nv> nva;
-  nva.reserve(block->size());
+  nva.reserve(e.request_headers.size());
   const std::string* priority = nullptr;
-  for (const auto& [name, value] : *block) {
+  for (const auto& [name, value] : e.request_headers) {
     nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
                    reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
                    NGHTTP3_NV_FLAG_NONE});
     if (name == "priority") priority = &value;
   }
   const nghttp3_data_reader reader{Callbacks::read_body};
-  Exchange* raw = e.get();
-  exchanges_.emplace(id, std::move(e));
-  int rv = nghttp3_conn_submit_request(h3_, id, nva.data(), nva.size(), raw->body.empty() ? nullptr : &reader,
-                                       raw);
+  const int rv = nghttp3_conn_submit_request(h3_, stream_id, nva.data(), nva.size(),
+                                             e.body.empty() ? nullptr : &reader, &e);
   if (rv != 0) {
-    exchanges_.erase(id);
-    quic_->reset_stream(id, kH3RequestCancelled);
+    quic_->reset_stream(stream_id, kH3RequestCancelled);
     return make_error(ErrorCode::internal, std::string("http3: ") + nghttp3_strerror(rv));
   }
+  e.stream_id = stream_id;
+  streams_[stream_id] = e.id;
   nghttp3_pri pri;
   if (fingerprint_.priority_param == kH3PriorityUpdateFrame && priority != nullptr &&
       nghttp3_http_parse_priority(&pri, reinterpret_cast<const uint8_t*>(priority->data()),
                                   priority->size()) == 0) {
     // Chrome follows the request with a PRIORITY_UPDATE saying the same.
-    nghttp3_conn_set_stream_priority(h3_, id, &pri);
+    nghttp3_conn_set_stream_priority(h3_, stream_id, &pri);
   }
-  quic_->schedule_write();
-  return static_cast<ExchangeId>(id);
+  e.request_headers.clear();
+  return std::nullopt;
+}
+
+void H3Connection::start_pending() {
+  bool started = false;
+  while (!pending_.empty() && !closed_ && quic_->bidi_streams_left() > 0) {
+    const ExchangeId id = pending_.front();
+    pending_.pop_front();
+    auto it = exchanges_.find(id);
+    if (it == exchanges_.end()) continue;  // cancelled while it waited
+    if (auto error = start_exchange(*it->second)) {
+      ExchangeObserver* observer = it->second->observer;
+      exchanges_.erase(it);
+      if (observer != nullptr) observer->on_response_error(*error, false);
+      continue;
+    }
+    started = true;
+  }
+  if (started) quic_->schedule_write();
+}
+
+void H3Connection::forget(Exchange& e) {
+  if (e.stream_id >= 0) streams_.erase(e.stream_id);
+  exchanges_.erase(e.id);
+}
+
+H3Connection::Exchange* H3Connection::exchange_on(int64_t stream_id) {
+  auto it = streams_.find(stream_id);
+  if (it == streams_.end()) return nullptr;
+  auto e = exchanges_.find(it->second);
+  return e == exchanges_.end() ? nullptr : e->second.get();
 }
 
 void H3Connection::cancel(ExchangeId id) {
-  auto it = exchanges_.find(static_cast<int64_t>(id));
+  auto it = exchanges_.find(id);
   if (it == exchanges_.end()) return;
-  it->second->observer = nullptr;
+  Exchange& e = *it->second;
+  e.observer = nullptr;
+  if (e.stream_id < 0) {
+    exchanges_.erase(it);  // never sent; start_pending skips it
+    return;
+  }
   // The exchange stays until the stream closes: nghttp3 may still hold
   // pointers into its body.
-  quic_->reset_stream(static_cast<int64_t>(id), kH3RequestCancelled);
+  quic_->reset_stream(e.stream_id, kH3RequestCancelled);
 }
 
 void H3Connection::pause_body(ExchangeId id, bool paused) {
-  auto it = exchanges_.find(static_cast<int64_t>(id));
+  auto it = exchanges_.find(id);
   if (it == exchanges_.end()) return;
   Exchange& e = *it->second;
   e.paused = paused;
-  if (!paused && e.unconsumed > 0) {
-    quic_->consume(static_cast<int64_t>(id), e.unconsumed);
+  if (!paused && e.unconsumed > 0 && e.stream_id >= 0) {
+    quic_->consume(e.stream_id, e.unconsumed);
     e.unconsumed = 0;
   }
 }
 
 bool H3Connection::accepts_requests() const {
-  return !closed_ && !going_away_ && h3_ != nullptr && quic_ && quic_->handshake_completed() &&
-         quic_->bidi_streams_left() > 0;
+  return !closed_ && !going_away_ && h3_ != nullptr && quic_ && quic_->handshake_completed();
+}
+
+void H3Connection::on_bidi_streams_allowed(uint64_t) {
+  if (pending_.empty()) return;
+  // Inside ngtcp2's packet processing: the waiting requests start after it.
+  std::weak_ptr<H3Connection> weak = weak_from_this();
+  reactor_.post([weak] {
+    if (auto self = weak.lock()) self->start_pending();
+  });
 }
 
 void H3Connection::close(const Error& reason) {
@@ -377,11 +441,9 @@ void H3Connection::reset_exchange(int64_t stream_id, Exchange& e, Error error) {
   quic_->reset_stream(stream_id, kH3MessageError);
 }
 
-void H3Connection::finish_exchange(int64_t stream_id, std::optional<Error> error) {
-  auto it = exchanges_.find(stream_id);
-  if (it == exchanges_.end()) return;
-  ExchangeObserver* observer = it->second->observer;
-  it->second->observer = nullptr;
+void H3Connection::finish_exchange(Exchange& e, std::optional<Error> error) {
+  ExchangeObserver* observer = e.observer;
+  e.observer = nullptr;
   if (observer == nullptr) return;
   // The exchange itself stays until its stream closes (nghttp3's pointers).
   if (error) {
@@ -392,6 +454,7 @@ void H3Connection::finish_exchange(int64_t stream_id, std::optional<Error> error
 }
 
 void H3Connection::fail_all(const Error& error) {
+  pending_.clear();
   std::vector<ExchangeObserver*> observers;
   for (auto& [id, e] : exchanges_) {
     if (e->observer != nullptr) observers.push_back(e->observer);
@@ -434,7 +497,11 @@ bool H3Connection::on_stream_closed(int64_t stream_id, std::optional<uint64_t> a
   if (h3_ == nullptr) return true;
   const int rv = nghttp3_conn_close_stream(h3_, stream_id, app_error.value_or(kH3NoError));
   if (rv == NGHTTP3_ERR_STREAM_NOT_FOUND) {
-    exchanges_.erase(stream_id);
+    // nghttp3 never knew it (closed before its first byte): forgotten here.
+    if (Exchange* e = exchange_on(stream_id)) {
+      finish_exchange(*e, make_error(ErrorCode::stream_reset, "http3: stream closed before the response"));
+      forget(*e);
+    }
     return true;
   }
   return rv == 0 || fail_nghttp3(rv);

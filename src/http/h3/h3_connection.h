@@ -9,6 +9,7 @@
 // only.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -58,7 +59,8 @@ class H3Connection final : public HttpConnection,
   H3Connection& operator=(const H3Connection&) = delete;
 
   // The request as an HTTP/2 header block in the profile's pseudo-header
-  // order (h2_header_block: the same field rules), on a new stream.
+  // order (h2_header_block: the same field rules), on a new stream; beyond
+  // the streams the server allows at once it waits for one.
   Result<ExchangeId> submit(const OutgoingRequest& request, ExchangeObserver* observer) override;
   // H3_REQUEST_CANCELLED both ways; no more observer calls.
   void cancel(ExchangeId id) override;
@@ -75,6 +77,8 @@ class H3Connection final : public HttpConnection,
   void close(const Error& reason) override;
 
   size_t open_requests() const { return exchanges_.size(); }
+  // Requests waiting for the server to allow another stream.
+  size_t waiting_requests() const { return pending_.size(); }
   QuicConnection& quic() { return *quic_; }
 
   // QuicApplication
@@ -85,7 +89,8 @@ class H3Connection final : public HttpConnection,
   bool on_stream_closed(int64_t stream_id, std::optional<uint64_t> app_error) override;
   bool on_stream_reset(int64_t stream_id, uint64_t app_error) override;
   bool on_stream_unblocked(int64_t stream_id) override;
-  void on_bidi_streams_allowed(uint64_t) override {}
+  // Starts requests that waited for the server to allow more streams.
+  void on_bidi_streams_allowed(uint64_t max_streams) override;
   Result<QuicOutgoing> next_outgoing(QuicBytes* out, size_t max) override;
   bool on_outgoing_written(int64_t stream_id, size_t size) override;
   void on_outgoing_blocked(int64_t stream_id) override;
@@ -100,8 +105,15 @@ class H3Connection final : public HttpConnection,
                Ready ready, Retired retired);
   // nghttp3's failure (rv) as the connection's, with the code it implies.
   bool fail_nghttp3(int rv);
+  // Opens the exchange's stream and hands nghttp3 its request.
+  std::optional<Error> start_exchange(Exchange& e);
+  void start_pending();
+  Exchange* exchange_on(int64_t stream_id);
+  void forget(Exchange& e);
   void on_headers_end(int64_t stream_id, Exchange& e);
-  void finish_exchange(int64_t stream_id, std::optional<Error> error);
+  // The observer hears the end (once); the exchange stays until its
+  // stream closes.
+  void finish_exchange(Exchange& e, std::optional<Error> error);
   // Ends the stream both ways and the exchange with `error` (a response
   // Go would refuse).
   void reset_exchange(int64_t stream_id, Exchange& e, Error error);
@@ -117,7 +129,10 @@ class H3Connection final : public HttpConnection,
   std::shared_ptr<void> slot_;
   std::unique_ptr<QuicConnection> quic_;
   nghttp3_conn* h3_ = nullptr;
-  std::unordered_map<int64_t, std::unique_ptr<Exchange>> exchanges_;
+  std::unordered_map<ExchangeId, std::unique_ptr<Exchange>> exchanges_;
+  std::unordered_map<int64_t, ExchangeId> streams_;  // open request streams
+  std::deque<ExchangeId> pending_;                   // waiting for a stream
+  ExchangeId next_exchange_id_ = 1;
   bool ready_reported_ = false;
   bool going_away_ = false;
   bool closed_ = false;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Caddy (Debian's, on quic-go) serving the h2_docroot files (hello.txt,
+# big.bin) over HTTP/1.1, HTTP/2 and HTTP/3 on one loopback port (TCP and
+# UDP), with the test PKI's certificate; no admin endpoint, nothing kept.
+# Usage: caddy.sh CERT KEY
+# Prints {"port":N}; stops when stdin closes.
+set -euo pipefail
+cert="$1" key="$2"
+source "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d /tmp/tlsc-caddy.XXXXXX)
+trap "rm -rf '$dir'" EXIT
+h2_docroot "$dir/www" caddy
+port=$(free_port)
+cat > "$dir/Caddyfile" <<CONF
+{
+	admin off
+	auto_https off
+	storage file_system $dir/data
+	servers {
+		protocols h1 h2 h3
+	}
+}
+https://localhost:$port, https://127.0.0.1:$port {
+	bind 127.0.0.1
+	tls $cert $key
+	root * $dir/www
+	file_server
+}
+CONF
+XDG_DATA_HOME=$dir/data XDG_CONFIG_HOME=$dir/config HOME=$dir \
+  caddy run --config "$dir/Caddyfile" --adapter caddyfile >"$dir/caddy.log" 2>&1 &
+pid=$!
+trap "trap '' TERM; kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$dir'" EXIT
+trap 'exit 143' TERM
+await_udp "$pid" "$port"  # HTTP/3's listener, then TCP's
+announce_and_wait "$pid" "$port"
