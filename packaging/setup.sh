@@ -11,6 +11,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       golang-go patch perl gnutls-bin dpkg-dev
       nghttp2-server h2o
       ngtcp2-client  # Debian's HTTP/3 client (GnuTLS), a peer of the HTTP/3 capture server
+      ngtcp2-server caddy iproute2  # HTTP/3 servers the QUIC tests start (ss: their UDP port is bound)
       python3-websockets  # a WebSocket server the tests start (for /usr/bin/python3)
       squid tinyproxy dante-server microsocks)  # proxies the tests start on loopback
 # The machine image may carry its own Node.js outside Debian's packages.
