@@ -1,7 +1,8 @@
 // The library's HTTP/3 connection against HTTP/3 servers it did not write,
 // on loopback: Caddy (Debian's, on quic-go; tests/servers/caddy.sh) and
 // ngtcp2's example server (Debian's ngtcp2-server on GnuTLS;
-// tests/servers/ngtcp2_server.sh), both serving hello.txt and a 50 MiB
+// tests/servers/ngtcp2_server.sh), with chromium_156 and firefox_153
+// respectively, both serving hello.txt and a 50 MiB
 // big.bin. Each: a GET, the 50 MiB body whole and byte-exact, a 4 MiB POST
 // body sent whole (flow control both ways), and more requests at once than the server allows
 // streams (Caddy: quic-go's 100), which wait for streams and all complete
@@ -54,7 +55,11 @@ bool is_big_bin_prefix(const std::string& body) {
 TEST_CASE("HTTP/3 interop: Caddy and ngtcp2's server", "[quic][h3][h3-interop]") {
   const std::string peer = GENERATE("caddy", "ngtcp2-server");
   INFO(peer);
-  const tlsc::Profile* profile = tlsc::lookup_profile("chromium_156");
+  // ngtcp2's server with Firefox: Debian bookworm's gtlsserver runs on
+  // nghttp3 0.8, which aborts when a PRIORITY_UPDATE frame (Chrome sends
+  // one per request) is split after its element id (our nghttp3 has the
+  // fix, packaging/nghttp3 patch 0003); Firefox sends none.
+  const tlsc::Profile* profile = tlsc::lookup_profile(peer == "caddy" ? "chromium_156" : "firefox_153");
   REQUIRE(profile != nullptr);
   auto server = start(peer == "caddy" ? "caddy.sh" : "ngtcp2_server.sh");
   H3Client client(*profile, server->info().at("port").get<uint16_t>());
