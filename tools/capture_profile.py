@@ -631,12 +631,33 @@ def version_information(hexes):
     return out
 
 
+def datagram_sizes(initials):
+    """The largest UDP payload the browser sent, per address family: seen for
+    the family its captures used, and for the other the same IP packet size
+    (an IPv6 header is 20 bytes longer than an IPv4 one), as Chromium and
+    Firefox both size theirs. None without sizes."""
+    seen = {}
+    for r in initials:
+        family = "ipv6" if ":" in r.get("peer", "").split(" ")[0] else "ipv4"
+        for d in r.get("datagrams", []):
+            if "size" in d:
+                seen[family] = max(seen.get(family, 0), d["size"])
+    if not seen:
+        return None
+    ipv4 = seen.get("ipv4", seen.get("ipv6", 0) + 20)
+    ipv6 = seen.get("ipv6", seen.get("ipv4", 0) - 20)
+    return {"ipv4": ipv4, "ipv6": ipv6}
+
+
 def quic_block(initials):
     """The profile's http3.quic block from Initial flights (quic_initial.jsonl)."""
     first_packets = [r["datagrams"][0]["packets"][0] for r in initials if r.get("datagrams")]
     block = {"version": first_packets[0]["version"],
              "dcid_length": most_common([p["dcid_length"] for p in first_packets]),
              "scid_length": most_common([p["scid_length"] for p in first_packets])}
+    sizes = datagram_sizes(initials)
+    if sizes:
+        block["max_datagram_size"] = sizes
     per_conn = [[(t["id"], t["hex"]) for t in r.get("transport_parameters", [])] for r in initials]
     ids_seen = {}
     for params in per_conn:

@@ -14,6 +14,8 @@ namespace {
 using json = nlohmann::json;
 
 constexpr uint64_t kMaxVarint = (uint64_t{1} << 62) - 1;
+// quic-go-utls's MaxResponseHeaderBytes when tls-client sets none.
+constexpr uint64_t kUpstreamMaxFieldSectionSize = 262144;
 
 // A number, or a string of one ("0x33", "51").
 std::optional<uint64_t> varint(const json& v) {
@@ -54,13 +56,21 @@ Result<H3Fingerprint> h3_fingerprint_from_block(const json& http3) {
   }
   if (http3.contains("settings_order")) {
     // Upstream's order can name ids its map has no value for (chrome_144):
-    // those are left out, as there is no value to send.
+    // its HTTP/3 transport (quic-go-utls) has values of its own for two of
+    // them, MAX_FIELD_SECTION_SIZE (its MaxResponseHeaderBytes, 262144)
+    // and H3_DATAGRAM (datagrams on: 1); any other such id is not sent.
     std::vector<std::pair<uint64_t, uint64_t>> ordered;
     for (const json& v : http3.at("settings_order")) {
       auto id = varint(v);
       if (!id) return bad("settings_order: not an id: " + v.dump());
       auto it = std::find_if(settings.begin(), settings.end(), [&](const auto& s) { return s.first == *id; });
-      if (it != settings.end()) ordered.push_back(*it);
+      if (it != settings.end()) {
+        ordered.push_back(*it);
+      } else if (*id == kH3MaxFieldSectionSize) {
+        ordered.emplace_back(*id, kUpstreamMaxFieldSectionSize);
+      } else if (*id == kH3Datagram) {
+        ordered.emplace_back(*id, 1);
+      }
     }
     for (const auto& s : settings) {
       if (std::none_of(ordered.begin(), ordered.end(), [&](const auto& o) { return o.first == s.first; }))
@@ -69,13 +79,16 @@ Result<H3Fingerprint> h3_fingerprint_from_block(const json& http3) {
     settings = std::move(ordered);
   }
   out.control.settings = std::move(settings);
-  out.control.grease_setting = http3.value("grease_setting", false);
+  out.priority_param = http3.value("priority_param", uint64_t{0});
+  // Upstream adds a GREASE setting whenever it sends PRIORITY_UPDATE
+  // (quic-go-utls, with h3PriorityParam); captured profiles say what the
+  // browser did.
+  out.control.grease_setting = http3.value("grease_setting", out.priority_param != 0);
   out.control.grease_frame = http3.value("send_grease_frames", false);
   if (http3.contains("pseudo_header_order")) {
     for (const json& name : http3.at("pseudo_header_order"))
       out.pseudo_header_order.push_back(name.get<std::string>());
   }
-  out.priority_param = http3.value("priority_param", uint64_t{0});
   return out;
 }
 

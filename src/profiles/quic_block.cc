@@ -116,8 +116,10 @@ Result<QuicFingerprint> quic_fingerprint_from_block(const json& quic) {
   if (!quic.is_object()) return bad("", "expected an object");
   // "tls", the ClientHello in the Initial, is a ClientHelloSpec: read by the
   // profile parser with the rules of the profile's own "tls".
-  if (!only_keys(quic, {"version", "dcid_length", "scid_length", "transport_parameters", "tls"})) {
-    return bad("", "unknown key (version, dcid_length, scid_length, transport_parameters)");
+  if (!only_keys(quic, {"version", "dcid_length", "scid_length", "max_datagram_size", "transport_parameters",
+                        "tls"})) {
+    return bad("",
+               "unknown key (version, dcid_length, scid_length, max_datagram_size, transport_parameters)");
   }
   QuicFingerprint fp;
   if (!quic.contains("version") || !unsigned_at_most(quic.at("version"), 0xffffffff)) {
@@ -131,6 +133,20 @@ Result<QuicFingerprint> quic_fingerprint_from_block(const json& quic) {
   if (!scid) return bad("scid_length", "required: 0 to 20");
   fp.dcid_length = *dcid;
   fp.scid_length = *scid;
+  if (quic.contains("max_datagram_size")) {
+    // RFC 9000 14.1: a client's Initial datagrams are at least 1200 bytes;
+    // 1452 is what a 1500-byte Ethernet MTU leaves IPv6 (ngtcp2's default).
+    const json& size = quic.at("max_datagram_size");
+    const auto field = [&size](const char* family, uint64_t max) -> size_t {
+      if (!size.is_object() || !size.contains(family)) return 0;
+      const uint64_t n = unsigned_at_most(size.at(family), max).value_or(0);
+      return n >= 1200 ? static_cast<size_t>(n) : 0;
+    };
+    fp.max_datagram_size = {field("ipv4", 1472), field("ipv6", 1452)};
+    if (!only_keys(size, {"ipv4", "ipv6"}) || fp.max_datagram_size.ipv4 == 0 ||
+        fp.max_datagram_size.ipv6 == 0)
+      return bad("max_datagram_size", "{\"ipv4\": 1200..1472, \"ipv6\": 1200..1452}");
+  }
   if (!quic.contains("transport_parameters") || !quic.at("transport_parameters").is_object()) {
     return bad("transport_parameters", "required: an object");
   }

@@ -92,6 +92,40 @@ tlsc::SocketAddress loopback(uint16_t port) {
   return *tlsc::SocketAddress::from_ip_literal("127.0.0.1", port);
 }
 
+// Our first flight for a profile, as the QUIC capture server read it (one
+// JSON line), sent to the server's address `ip` (127.0.0.1 or ::1).
+json first_flight(const tlsc::Profile& profile, const std::string& ip) {
+  const std::string log = "/tmp/tlsc-quic-conn-" + std::to_string(getpid()) + ".jsonl";
+  std::remove(log.c_str());
+  itest::ChildServer server({TLSC_QUIC_CAPTURE_SERVER, "--log", log});
+  const auto port = server.info().at("port").get<uint16_t>();
+
+  tlsc::Reactor reactor;
+  auto tls = quic_tls(profile, false);
+  tlsc::QuicConnectOptions options;
+  options.peer = *tlsc::SocketAddress::from_ip_literal(ip, port);
+  options.host = "localhost";
+  options.port = port;
+  options.fingerprint = *profile.quic;
+  std::unique_ptr<tlsc::QuicConnection> connection;
+  // The capture server never answers: the handshake does not complete,
+  // and the first flight is what is compared.
+  const Opened opened = open_connection(reactor, *tls, options, std::chrono::milliseconds(0), connection);
+  REQUIRE_FALSE(opened.connect_error.has_value());
+
+  json seen;
+  for (int i = 0; i < 100 && seen.is_null(); ++i) {  // up to 10 s
+    std::ifstream in(log);
+    std::string line;
+    if (std::getline(in, line) && !line.empty()) seen = json::parse(line);
+    if (seen.is_null()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  destroy_on_loop(reactor, connection, false);
+  std::remove(log.c_str());
+  REQUIRE_FALSE(seen.is_null());
+  return seen;
+}
+
 }  // namespace
 
 TEST_CASE("QuicConnection: chromium_156's first flight is Chromium 156's to the QUIC capture server",
@@ -115,33 +149,7 @@ TEST_CASE("QuicConnection: chromium_156's first flight is Chromium 156's to the 
     chromium_params[id] = id == 15 || id == 17 ? "" : tp.at("hex").get<std::string>();
   }
 
-  const std::string log = "/tmp/tlsc-quic-conn-" + std::to_string(getpid()) + ".jsonl";
-  std::remove(log.c_str());
-  itest::ChildServer server({TLSC_QUIC_CAPTURE_SERVER, "--log", log});
-  const auto port = server.info().at("port").get<uint16_t>();
-
-  tlsc::Reactor reactor;
-  auto tls = quic_tls(*profile, false);
-  tlsc::QuicConnectOptions options;
-  options.peer = loopback(port);
-  options.host = "localhost";
-  options.port = port;
-  options.fingerprint = *profile->quic;
-  std::unique_ptr<tlsc::QuicConnection> connection;
-  // The capture server never answers: the handshake does not complete,
-  // and the first flight is what is compared.
-  const Opened opened = open_connection(reactor, *tls, options, std::chrono::milliseconds(0), connection);
-  REQUIRE_FALSE(opened.connect_error.has_value());
-
-  json seen;
-  for (int i = 0; i < 100 && seen.is_null(); ++i) {  // up to 10 s
-    std::ifstream in(log);
-    std::string line;
-    if (std::getline(in, line) && !line.empty()) seen = json::parse(line);
-    if (seen.is_null()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  destroy_on_loop(reactor, connection, false);
-  std::remove(log.c_str());
+  const json seen = first_flight(*profile, "127.0.0.1");
   REQUIRE_FALSE(seen.is_null());
   CHECK(seen.at("ja4") == chromium.at("ja4"));
   const json& packet = seen.at("datagrams").at(0).at("packets").at(0);
@@ -159,6 +167,33 @@ TEST_CASE("QuicConnection: chromium_156's first flight is Chromium 156's to the 
   }
   CHECK(ours == chromium_params);
   CHECK(grease == 1);
+}
+
+TEST_CASE("QuicConnection: the first flight's datagrams are the browser's size, per address family",
+          "[quic]") {
+  const std::string browser = GENERATE("chromium_156", "firefox_153");
+  const std::string ip = GENERATE("127.0.0.1", "::1");
+  INFO(browser << " to " << ip);
+  const tlsc::Profile* profile = tlsc::lookup_profile(browser);
+  REQUIRE(profile != nullptr);
+  const size_t size =
+      ip == "::1" ? profile->quic->max_datagram_size.ipv6 : profile->quic->max_datagram_size.ipv4;
+  REQUIRE(size >= 1200);
+
+  // The real browser's datagrams, to the family it was captured on.
+  std::ifstream captures(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser +
+                         "/quic_initial.jsonl");
+  std::string first;
+  REQUIRE(std::getline(captures, first));
+  const json real = json::parse(first);
+  const bool real_ipv6 = real.at("peer").get<std::string>().find(':') != std::string::npos;
+  if (real_ipv6 == (ip == "::1")) {
+    for (const auto& d : real.at("datagrams")) CHECK(d.at("size") == size);
+  }
+
+  const json seen = first_flight(*profile, ip);
+  REQUIRE(seen.at("datagrams").size() >= 1);
+  for (const auto& d : seen.at("datagrams")) CHECK(d.at("size") == size);
 }
 
 TEST_CASE("QuicConnection: a handshake with the HTTP/3 capture server, the certificate verified as over TCP",

@@ -264,7 +264,8 @@ TEST_CASE("profile registry: chromium_156 and firefox_153 carry their browsers' 
 }
 
 TEST_CASE("profile parser: http3 above QUIC, as the connection's H3Fingerprint", "[profiles]") {
-  auto p = parse_profile(minimal("h", "", R"(, "http3": {"settings": [["0x1", 65536], ["0x6", 262144], ["0x33", 1]],
+  auto p = parse_profile(
+      minimal("h", "", R"(, "http3": {"settings": [["0x1", 65536], ["0x6", 262144], ["0x33", 1]],
       "grease_setting": true, "send_grease_frames": true, "priority_param": 984832,
       "pseudo_header_order": [":method", ":authority", ":scheme", ":path"]})"));
   REQUIRE(p);
@@ -277,22 +278,55 @@ TEST_CASE("profile parser: http3 above QUIC, as the connection's H3Fingerprint",
   CHECK(p->h3->pseudo_header_order == std::vector<std::string>{":method", ":authority", ":scheme", ":path"});
   CHECK_FALSE(parse_profile(minimal("x"))->h3.has_value());
 
-  // settings_order: the listed ids with a value first, in its order; an id
-  // without a value is not sent; values it does not list follow.
-  auto ordered = parse_profile(minimal("o", "", R"(, "http3": {"settings": [["0x1", 1], ["0x7", 2], ["0x8", 1]],
-      "settings_order": ["0x7", "0x6", "0x1"]})"));
+  // settings_order: the listed ids in its order, those without a value
+  // given upstream transport's own (0x6: 262144, 0x33: 1) or left out;
+  // values it does not list follow.
+  auto ordered =
+      parse_profile(minimal("o", "", R"(, "http3": {"settings": [["0x1", 1], ["0x7", 2], ["0x8", 1]],
+      "settings_order": ["0x7", "0x6", "0x2", "0x1", "0x33"]})"));
   REQUIRE(ordered);
-  CHECK(ordered->h3->control.settings == Settings{{7, 2}, {1, 1}, {8, 1}});
-  CHECK_FALSE(ordered->h3->control.grease_setting);
+  CHECK(ordered->h3->control.settings == Settings{{7, 2}, {6, 262144}, {1, 1}, {0x33, 1}, {8, 1}});
+  CHECK_FALSE(ordered->h3->control.grease_setting);  // no priority_param, no grease_setting
   CHECK(ordered->h3->priority_param == 0);
 
   CHECK(reason(minimal("d", "", R"(, "http3": {"settings": [["0x1", 1], ["1", 2]]})")) ==
         "profile http3.settings: \"1\" twice");
 
   // Upstream's chrome_144: its map has 0x1 and 0x7, its order names 0x6 and
-  // 0x33 too.
+  // 0x33 too; upstream's SETTINGS are 1=65536, 6=262144, 7=100, 0x33=1 and
+  // a GREASE setting (it sends PRIORITY_UPDATE).
   const tlsc::Profile* chrome_144 = tlsc::lookup_profile("chrome_144");
   REQUIRE(chrome_144 != nullptr);
   REQUIRE(chrome_144->h3.has_value());
-  CHECK(chrome_144->h3->control.settings == Settings{{1, 65536}, {7, 100}});
+  CHECK(chrome_144->h3->control.settings == Settings{{1, 65536}, {6, 262144}, {7, 100}, {0x33, 1}});
+  CHECK(chrome_144->h3->control.grease_setting);
+  CHECK(chrome_144->h3->control.grease_frame);
+  const tlsc::Profile* firefox_147 = tlsc::lookup_profile("firefox_147");
+  REQUIRE(firefox_147 != nullptr);
+  CHECK_FALSE(firefox_147->h3->control.grease_setting);
+}
+
+TEST_CASE("profile parser: http3.quic.max_datagram_size, per address family", "[profiles]") {
+  const auto with_size = [](const std::string& size) {
+    return minimal("q", "",
+                   R"(, "http3": {"quic": {"version": 1, "dcid_length": 8, "scid_length": 0,
+                        "max_datagram_size": )" +
+                       size + R"(, "transport_parameters": {"parameters": [[1, 30000]]}}})");
+  };
+  auto p = parse_profile(with_size(R"({"ipv4": 1250, "ipv6": 1230})"));
+  REQUIRE(p);
+  CHECK(p->quic->max_datagram_size.ipv4 == 1250);
+  CHECK(p->quic->max_datagram_size.ipv6 == 1230);
+  const std::string why =
+      "profile http3.quic.max_datagram_size: {\"ipv4\": 1200..1472, \"ipv6\": 1200..1452}";
+  CHECK(reason(with_size(R"({"ipv4": 1199, "ipv6": 1230})")) == why);  // below QUIC's 1200
+  CHECK(reason(with_size(R"({"ipv4": 1250, "ipv6": 1472})")) == why);  // more than IPv6 leaves of 1500
+  CHECK(reason(with_size(R"({"ipv4": 1250})")) == why);
+  CHECK(reason(with_size(R"({"ipv4": 1250, "ipv6": 1230, "ipv5": 1})")) == why);
+  CHECK(reason(with_size("1250")) == why);
+  // Absent: ngtcp2's own sizing.
+  auto none = parse_profile(minimal("n", "", R"(, "http3": {"quic": {"version": 1, "dcid_length": 8,
+      "scid_length": 0, "transport_parameters": {"parameters": [[1, 30000]]}}})"));
+  REQUIRE(none);
+  CHECK(none->quic->max_datagram_size.ipv4 == 0);
 }

@@ -190,6 +190,15 @@ std::optional<Error> QuicConnection::start(TlsContext& tls) {
   settings.initial_ts = now_ns();
   settings.handshake_timeout =
       static_cast<ngtcp2_duration>(options_.handshake_timeout.count()) * NGTCP2_MILLISECONDS;
+  const size_t datagram_size = options_.peer.is_v4() ? fp.max_datagram_size.ipv4 : fp.max_datagram_size.ipv6;
+  if (datagram_size != 0) {
+    // The browser's datagram size throughout: Initial datagrams padded to
+    // it (ngtcp2 pads to max_tx_udp_payload_size when not shaping), none
+    // larger, no path MTU probes (the browsers send none in a handshake).
+    settings.max_tx_udp_payload_size = datagram_size;
+    settings.no_tx_udp_payload_size_shaping = 1;
+    settings.no_pmtud = 1;
+  }
   ngtcp2_transport_params params;
   ngtcp2_transport_params_default(&params);
   apply_transport_parameters(fp.transport_parameters, &params);

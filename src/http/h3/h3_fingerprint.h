@@ -22,6 +22,7 @@ inline constexpr uint64_t kH3QpackMaxTableCapacity = 0x1;
 inline constexpr uint64_t kH3MaxFieldSectionSize = 0x6;
 inline constexpr uint64_t kH3QpackBlockedStreams = 0x7;
 inline constexpr uint64_t kH3EnableConnectProtocol = 0x8;
+inline constexpr uint64_t kH3Datagram = 0x33;
 
 struct H3Fingerprint {
   H3ControlStreamSpec control;
