@@ -3,6 +3,7 @@
 // an observer that keeps what one response said. Used by tests/quic.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -45,6 +46,7 @@ struct H3Client {
   tlsc::Reactor reactor;
   std::unique_ptr<tlsc::TlsContext> tls;
   std::shared_ptr<tlsc::H3Connection> connection;
+  std::atomic<bool> retired{false};  // the connection told its owner it takes no more requests
 
   H3Client(const tlsc::Profile& profile, uint16_t port) {
     tlsc::TlsOptions options;
@@ -65,7 +67,7 @@ struct H3Client {
       auto c = tlsc::H3Connection::connect(
           reactor, *tls, quic, *profile.h3, {}, "h3:localhost",
           [ready](std::optional<tlsc::Error> e) { ready->set_value(std::move(e)); },
-          [](tlsc::H3Connection*) {});
+          [this](tlsc::H3Connection*) { retired = true; });
       if (!c) return connected.set_value(c.error());
       connection = std::move(*c);
       connected.set_value(std::nullopt);

@@ -6,13 +6,17 @@
 // big.bin. Each: a GET, the 50 MiB body whole and byte-exact, a 4 MiB POST
 // body sent whole (flow control both ways), and more requests at once than the server allows
 // streams (Caddy: quic-go's 100), which wait for streams and all complete
-// on the one connection.
+// on the one connection. Against ngtcp2's server also: a first flight lost
+// on the way (a relay drops it) and sent again, the server's Retry
+// (address validation) answered, and the server's idle timeout ending the
+// connection, its owner told.
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <future>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -21,6 +25,7 @@
 #include "integration/servers.h"
 #include "profiles/registry.h"
 #include "quic/h3_client.h"
+#include "quic/udp_relay.h"
 
 namespace {
 
@@ -28,11 +33,13 @@ using itest::H3Client;
 using itest::H3Heard;
 using itest::wait_for;
 
-std::unique_ptr<itest::ChildServer> start(const std::string& script) {
+std::unique_ptr<itest::ChildServer> start(const std::string& script,
+                                          const std::vector<std::string>& options = {}) {
   setenv("SSL_CERT_FILE", (itest::cert_dir() + "/ca.pem").c_str(), 1);
-  auto server = std::make_unique<itest::ChildServer>(
-      std::vector<std::string>{"bash", std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + script,
-                               itest::cert_dir() + "/good.pem", itest::cert_dir() + "/good.key"});
+  std::vector<std::string> argv{"bash", std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + script,
+                                itest::cert_dir() + "/good.pem", itest::cert_dir() + "/good.key"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  auto server = std::make_unique<itest::ChildServer>(std::move(argv));
   REQUIRE(server->info().at("port").get<int>() != 0);
   return server;
 }
@@ -120,5 +127,48 @@ TEST_CASE("HTTP/3 interop: Caddy and ngtcp2's server", "[quic][h3][h3-interop]")
       if (!h->error && h->head && h->head->status == 200 && h->body == "hello from " + peer + "\n") ++ok;
     }
     CHECK(ok == kRequests);
+  }
+}
+
+TEST_CASE("HTTP/3 against ngtcp2's server: a lost first flight, a Retry, the server's idle timeout",
+          "[quic][h3][h3-interop]") {
+  // firefox_153: see the interop test above for why not Chrome's.
+  const tlsc::Profile* profile = tlsc::lookup_profile("firefox_153");
+  REQUIRE(profile != nullptr);
+  const auto get_hello = [&](H3Client& client) {
+    H3Heard heard;
+    REQUIRE(client.submit(client.request(*profile, "GET", "/hello.txt"), heard));
+    wait_for(heard);
+    INFO((heard.error ? heard.error->message : std::string()));
+    REQUIRE_FALSE(heard.error.has_value());
+    CHECK(heard.head->status == 200);
+    CHECK(heard.body == "hello from ngtcp2-server\n");
+  };
+
+  SECTION("the first flight lost on the way: sent again, the request completes") {
+    auto server = start("ngtcp2_server.sh");
+    // Firefox's first flight is two datagrams (its ClientHello with an
+    // ML-KEM key share does not fit one): both are dropped.
+    itest::UdpRelay relay(server->info().at("port").get<uint16_t>(), 2);
+    H3Client client(*profile, relay.port());
+    get_hello(client);
+    CHECK(relay.dropped() == 2);
+    CHECK(relay.forwarded() > 0);
+  }
+  SECTION("address validation: the server's Retry is answered with its token") {
+    auto server = start("ngtcp2_server.sh", {"--validate-addr"});
+    H3Client client(*profile, server->info().at("port").get<uint16_t>());
+    get_hello(client);
+  }
+  SECTION("the server's idle timeout of 1 s ends the connection, and its owner is told") {
+    auto server = start("ngtcp2_server.sh", {"--timeout=1s"});
+    H3Client client(*profile, server->info().at("port").get<uint16_t>());
+    get_hello(client);
+    for (int i = 0; i < 100 && !client.retired; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(client.retired);
+    std::promise<bool> accepts;
+    client.reactor.post([&] { accepts.set_value(client.connection->accepts_requests()); });
+    CHECK_FALSE(accepts.get_future().get());
   }
 }
