@@ -8,8 +8,9 @@ that links its runtime in).
     packaging/notices.py           write THIRD_PARTY_NOTICES.txt
     packaging/notices.py --check   exit 1 if it differs from what would be written
 
-Needs packaging/boringssl/fetch.sh and packaging/nghttp2/fetch.sh to have
-run (their sources' licence files) and the packages of packaging/setup.sh.
+Needs packaging/boringssl/fetch.sh, packaging/nghttp2/fetch.sh,
+packaging/ngtcp2/build.sh and packaging/nghttp3/build.sh to have run (their
+sources' licence files) and the packages of packaging/setup.sh.
 """
 import os
 import sys
@@ -57,6 +58,8 @@ def debian_stanza(text, name):
 def components():
     boringssl = pinned_version("boringssl/fetch.sh")
     nghttp2 = pinned_version("nghttp2/fetch.sh")
+    ngtcp2 = pinned_version("ngtcp2/build.sh")
+    nghttp3 = pinned_version("nghttp3/build.sh")
     go_licence = debian_stanza(read(os.path.join(DOC, "golang-1.19-src", "copyright")), "Go")
     # Go's own LICENSE ends where the patent grant (its PATENTS file) begins.
     go_licence = go_licence.split("\nSubject to the terms and conditions of this License")[0].rstrip() + "\n"
@@ -70,6 +73,14 @@ def components():
          "Debian source package nghttp2 %s, with Debian's patches, built by packaging/nghttp2/build.sh. "
          "Its COPYING file:" % nghttp2,
          read(os.path.join(REPO, "build-nghttp2", "src", "COPYING"))),
+        ("ngtcp2 (the Linux x86-64 file only, for HTTP/3)",
+         "Debian source package ngtcp2 %s, with its BoringSSL crypto backend and the patches in "
+         "packaging/ngtcp2/patches/, built by packaging/ngtcp2/build.sh. Its COPYING file:" % ngtcp2,
+         read(os.path.join(REPO, "build-ngtcp2", "src", "ngtcp2", "COPYING"))),
+        ("nghttp3 (the Linux x86-64 file only, for HTTP/3)",
+         "Debian source package nghttp3 %s, with the patches in packaging/nghttp3/patches/, built by "
+         "packaging/nghttp3/build.sh. Its COPYING file:" % nghttp3,
+         read(os.path.join(REPO, "build-nghttp3", "src", "nghttp3", "COPYING"))),
         ("c-ares", "Debian package libc-ares-dev (its static archive); for Windows, its source package "
          "c-ares 1.18.1-3, built by packaging/deps/build.sh. Debian's copyright file:",
          read(os.path.join(DOC, "libc-ares-dev", "copyright"))),

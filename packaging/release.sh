@@ -58,15 +58,20 @@ release_file() {
 
 # The cross builds run this machine's profile_compiler (CMakeLists.txt,
 # TLSC_HOST_PROFILE_COMPILER) rather than their own under qemu or wine.
+native_dependencies() {
+  for s in boringssl nghttp2 ngtcp2 nghttp3; do bash "$root/packaging/$s/build.sh" >/dev/null; done
+}
+
 host_profile_compiler() {
-  bash "$root/packaging/boringssl/build.sh" >/dev/null
-  bash "$root/packaging/nghttp2/build.sh" >/dev/null
+  native_dependencies
   cmake -S "$root" -B "$root/build-release" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTLSC_TESTS=OFF -DTLSC_TOOLS=OFF >/dev/null
   cmake --build "$root/build-release" --target profile_compiler >/dev/null
   echo "$root/build-release/profile_compiler"
 }
 
+# The notices quote the licence files of the sources the builds unpack.
+native_dependencies
 python3 "$root/packaging/notices.py" --check >/dev/null ||
   { echo "release.sh: THIRD_PARTY_NOTICES.txt is stale: run packaging/notices.py" >&2; exit 1; }
 rm -rf "$dist"
@@ -74,8 +79,7 @@ mkdir -p "$dist"
 for t in $targets; do
   case "$t" in
     linux-amd64)
-      bash "$root/packaging/boringssl/build.sh" >/dev/null
-      bash "$root/packaging/nghttp2/build.sh" >/dev/null
+      native_dependencies  # with HTTP/3 (ngtcp2, nghttp3)
       release_file "$root/build-release" libtls-client.so strip "x86-64" "tls-client-linux-ubuntu-amd64-$version.so"
       ;;
     linux-arm64)

@@ -6,6 +6,7 @@
 
 #include "codec/codec_versions.h"
 #include "http/h2/nghttp2_version.h"
+#include "http/h3/h3_dial.h"
 #include "net/dns_resolver.h"
 #include "platform/build_target.h"
 #include "profiles/identifiers.h"
@@ -75,6 +76,13 @@ const std::string& library_info_json() {
                           {"clientVersion", parts.version},
                           {"variant", parts.variant}});
     }
+    nlohmann::json dependencies = {{"boringssl", TLSC_BORINGSSL_SOURCE},
+                                   {"nghttp2", nghttp2_library_version() + " (" TLSC_NGHTTP2_SOURCE ")"},
+                                   {"c-ares", cares_library_version()},
+                                   {"zlib", zlib_library_version()},
+                                   {"brotli", brotli_library_version()},
+                                   {"zstd", zstd_library_version()}};
+    for (const auto& [name, version] : http3_library_versions()) dependencies[name] = version;
     const nlohmann::json doc = {
         {"name", "tls-client-cpp"},
         {"version", TLS_CLIENT_CPP_VERSION},
@@ -84,13 +92,9 @@ const std::string& library_info_json() {
           // Merged or in review upstream after that commit, and followed here.
           {"pullRequests", {"#247 streaming", "#251 WebSocket", "#259 chrome_150", "#265 chrome_152"}}}},
         {"platform", kBuildTarget},
-        {"dependencies",
-         {{"boringssl", TLSC_BORINGSSL_SOURCE},
-          {"nghttp2", nghttp2_library_version() + " (" TLSC_NGHTTP2_SOURCE ")"},
-          {"c-ares", cares_library_version()},
-          {"zlib", zlib_library_version()},
-          {"brotli", brotli_library_version()},
-          {"zstd", zstd_library_version()}}},
+        {"dependencies", std::move(dependencies)},
+        // Whether requests with withProtocolRacing may go over HTTP/3.
+        {"http3", http3_available()},
         {"defaultProfile", kDefaultProfile},
         {"profiles", std::move(profiles)},
     };

@@ -13,6 +13,8 @@ namespace tlsc {
 
 bool prepare_quic_context(SSL_CTX* ctx) { return ngtcp2_crypto_boringssl_configure_client_context(ctx) == 0; }
 
+std::string ngtcp2_library_version() { return ngtcp2_version(0)->version_str; }
+
 // ngtcp2's callbacks: C functions with the connection as user data. Each
 // one answers ngtcp2 and never throws through it.
 struct QuicCallbacks {

@@ -41,6 +41,9 @@ namespace tlsc {
 // TlsContext's TlsOptions::prepare_context.
 bool prepare_quic_context(SSL_CTX* ctx);
 
+// The version of the ngtcp2 linked in ("1.24.0").
+std::string ngtcp2_library_version();
+
 struct QuicConnectOptions {
   SocketAddress peer;
   std::string host;  // SNI and the name verified (TlsContext's rules)
