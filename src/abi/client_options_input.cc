@@ -84,6 +84,11 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
     o.profile = profile.name;
     o.tls_spec = std::shared_ptr<const ClientHelloSpec>(std::shared_ptr<const void>(), &profile.tls);
     o.h2 = std::shared_ptr<const H2Fingerprint>(std::shared_ptr<const void>(), &profile.h2);
+    if (profile.quic_tls && profile.quic && profile.h3) {
+      o.quic_tls = std::shared_ptr<const ClientHelloSpec>(std::shared_ptr<const void>(), &*profile.quic_tls);
+      o.quic = std::shared_ptr<const QuicFingerprint>(std::shared_ptr<const void>(), &*profile.quic);
+      o.h3 = std::shared_ptr<const H3Fingerprint>(std::shared_ptr<const void>(), &*profile.h3);
+    }
   }
   // Go: a client timeout <= 0 means none. Cap the product so that huge
   // values cannot overflow the clock arithmetic.
@@ -99,6 +104,7 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   o.insecure_skip_verify = in.insecure_skip_verify;
   o.force_http1 = in.force_http1;
   o.disable_http3 = in.disable_http3;
+  o.protocol_racing = in.with_protocol_racing;
   o.random_tls_extension_order = in.with_random_tls_extension_order;
   o.debug = in.with_debug;
   // tls-client's validateConfig, its checks in its order and words.

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "http/h3/h3_dial.h"
 #include "tls/spec_apply.h"
 #include "tls/spec_options.h"
 
@@ -56,6 +57,28 @@ Result<std::unique_ptr<TlsContext>> HttpClient::make_tls_context(bool http1_only
   t.spec = apply_spec_options(*o.tls_spec, so);
   if (o.force_http1 || http1_only) t.spec = restrict_to_http1(std::move(t.spec));
   return TlsContext::create(std::move(t));
+}
+
+Result<std::unique_ptr<TlsContext>> HttpClient::make_quic_tls_context() const {
+  ClientOptions o = options();
+  TlsOptions t;
+  t.insecure_skip_verify = o.insecure_skip_verify;
+  t.server_name_overwrite = o.server_name_overwrite;
+  t.pins = o.certificate_pinning_hosts;
+  // The browser's QUIC hello as captured (it permutes its own extensions);
+  // withRandomTLSExtensionOrder is for the TCP hello upstream's utls builds.
+  t.spec = *o.quic_tls;
+  if (!prepare_http3_tls(t)) return make_error(ErrorCode::internal, "HTTP/3 is not in this build");
+  return TlsContext::create(std::move(t));
+}
+
+Result<TlsContext*> HttpClient::tls_context_quic() {
+  if (!tls_quic_) {
+    auto made = make_quic_tls_context();
+    if (!made) return made.error();
+    tls_quic_ = std::move(*made);
+  }
+  return tls_quic_.get();
 }
 
 Result<TlsContext*> HttpClient::tls_context() {

@@ -58,6 +58,9 @@ class HttpClient {
   // The same with ALPN offering http/1.1 alone, as upstream dials a
   // WebSocket (its upgrade is HTTP/1.1) whatever the client's forceHttp1.
   Result<TlsContext*> tls_context_http1();
+  // The context of this client's QUIC connections: the profile's QUIC
+  // ClientHello, with the same verification, pins and server name.
+  Result<TlsContext*> tls_context_quic();
   bool closed() const { return closed_; }
   void add(ClientRequest* r) { running_.insert(r); }
   void remove(ClientRequest* r) { running_.erase(r); }
@@ -75,9 +78,11 @@ class HttpClient {
   CookieJar jar_;
   ConnectionPool pool_;
   Result<std::unique_ptr<TlsContext>> make_tls_context(bool http1_only) const;
+  Result<std::unique_ptr<TlsContext>> make_quic_tls_context() const;
 
   std::unique_ptr<TlsContext> tls_;
   std::unique_ptr<TlsContext> tls_http1_;
+  std::unique_ptr<TlsContext> tls_quic_;
   std::unordered_set<ClientRequest*> running_;
   bool closed_ = false;
 };

@@ -16,9 +16,11 @@
 #include "conn/proxy/proxy_url.h"
 #include "core/headers.h"
 #include "http/h2/h2_fingerprint.h"
+#include "http/h3/h3_fingerprint.h"
 #include "net/dns_resolver.h"
 #include "platform/socket_address.h"
 #include "tls/client_hello_spec.h"
+#include "wire/quic_fingerprint.h"
 
 namespace tlsc {
 
@@ -47,6 +49,13 @@ struct ClientOptions {
   // abi/client_options_input.h; never null there.
   std::shared_ptr<const ClientHelloSpec> tls_spec;
   std::shared_ptr<const H2Fingerprint> h2;
+  // The profile's HTTP/3 half: the ClientHello of its QUIC Initial, its
+  // QUIC fingerprint and its HTTP/3 one. Null when the profile has no QUIC
+  // block (customTlsClient too): its requests stay on TCP.
+  std::shared_ptr<const ClientHelloSpec> quic_tls;
+  std::shared_ptr<const QuicFingerprint> quic;
+  std::shared_ptr<const H3Fingerprint> h3;
+  bool protocol_racing = false;  // withProtocolRacing
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;
   bool use_cookie_jar = true;

@@ -7,6 +7,13 @@
 #include "http/h1/h1_connection.h"
 
 namespace tlsc {
+namespace {
+
+// Chrome's head start for QUIC, which upstream's racer copies: the TCP leg
+// begins 300 ms after the HTTP/3 one.
+constexpr std::chrono::milliseconds kTcpLegDelay{300};
+
+}  // namespace
 
 // Slot accounting for maxConnsPerHost. Shared with the slot tokens, which
 // connections may hold past the pool's end.
@@ -232,6 +239,88 @@ void ConnectionPool::close_all() {
     }
   }
   idle_total_ = 0;
+  auto h3 = std::move(h3_origins_);
+  h3_origins_.clear();
+  for (auto& [key, o] : h3) {
+    if (o.conn) o.conn->close(make_error(ErrorCode::connection_closed, "http3: connection closed"));
+    reactor_.destroy_later(std::move(o.conn));
+    o.dial.reset();
+    for (auto& w : o.waiters) {
+      reactor_.post([w = std::move(w)] { w(make_error(ErrorCode::session_closed, "session closed")); });
+    }
+  }
+}
+
+std::optional<RacedProtocol> ConnectionPool::raced(const std::string& key) const {
+  auto it = raced_.find(key);
+  if (it == raced_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::shared_ptr<HttpConnection> ConnectionPool::take_h3(const std::string& key) {
+  auto it = h3_origins_.find(key);
+  if (it == h3_origins_.end() || !it->second.conn) return nullptr;
+  if (!it->second.conn->accepts_requests()) {
+    reactor_.destroy_later(std::move(it->second.conn));
+    if (!it->second.dial) h3_origins_.erase(it);
+    return nullptr;
+  }
+  return it->second.conn;
+}
+
+void ConnectionPool::join_h3_dial(const std::string& key, const H3DialPlan& plan, H3Waiter waiter) {
+  H3Origin& o = h3_origins_[key];
+  o.waiters.push_back(std::move(waiter));
+  if (o.dial) return;
+  o.dial = dial_h3(
+      reactor_, resolver_, plan, key,
+      [this, key](Result<std::shared_ptr<HttpConnection>> r) { on_h3_dialed(key, std::move(r)); },
+      [this, key, alive = liveness_.watch()](HttpConnection* conn) {
+        if (alive) forget_h3(key, conn);
+      });
+  if (!o.dial) {
+    // No HTTP/3 in this build (the transaction does not race then).
+    auto waiters = std::move(o.waiters);
+    h3_origins_.erase(key);
+    for (auto& w : waiters) {
+      reactor_.post(
+          [w = std::move(w)] { w(make_error(ErrorCode::internal, "HTTP/3 is not in this build")); });
+    }
+  }
+}
+
+void ConnectionPool::on_h3_dialed(const std::string& key, Result<std::shared_ptr<HttpConnection>> r) {
+  auto it = h3_origins_.find(key);
+  if (it == h3_origins_.end()) return;
+  H3Origin& o = it->second;
+  reactor_.destroy_later(std::move(o.dial));  // we are inside its callback
+  auto waiters = std::move(o.waiters);
+  o.waiters.clear();
+  if (r) {
+    auto won = raced_.find(key);
+    if (won == raced_.end() || won->second == RacedProtocol::h3) {
+      // The connection serves every request of the origin from now on.
+      o.conn = *r;
+      raced_[key] = RacedProtocol::h3;
+    }
+  } else {
+    // A protocol that fails is forgotten, as upstream's clearProtocolCache.
+    if (auto won = raced_.find(key); won != raced_.end() && won->second == RacedProtocol::h3)
+      raced_.erase(won);
+  }
+  if (!o.conn) h3_origins_.erase(it);
+  for (auto& w : waiters) w(r);
+  // Nobody took it and the origin settled on TCP: it closes with its last
+  // reference, here.
+  if (r && r->use_count() == 1) (*r)->close(make_error(ErrorCode::cancelled, "context canceled"));
+  if (r) reactor_.destroy_later(std::move(*r));
+}
+
+void ConnectionPool::forget_h3(const std::string& key, HttpConnection* conn) {
+  auto it = h3_origins_.find(key);
+  if (it == h3_origins_.end() || it->second.conn.get() != conn) return;
+  reactor_.destroy_later(std::move(it->second.conn));
+  if (!it->second.dial) h3_origins_.erase(it);
 }
 
 // --- Acquisition ---
@@ -247,6 +336,8 @@ void ConnectionPool::Acquisition::abandon() {
   // may be destroyed after its pool (destroy_later).
   if (abandoned_) return;
   abandoned_ = true;
+  cancel_race_timer();
+  h3_waiting_ = false;
   // A dial still running with nobody waiting: the request took a
   // connection another one freed (deliver() took `take_`).
   const bool served_elsewhere = dial_ && !take_;
@@ -279,7 +370,19 @@ void ConnectionPool::Acquisition::stop_waiting() {
   waiting_for_shared_dial_ = false;
 }
 
-void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>> r) {
+void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>> r, bool over_h3) {
+  if (h3_waiting_ && !r) {
+    // The TCP leg failed while HTTP/3 may still win: wait for it.
+    tcp_error_ = r.error();
+    stop_waiting();
+    return;
+  }
+  if (r && !over_h3 && tcp_started_ && options_.h3 && !pool_.raced(options_.key)) {
+    // The race's TCP leg won.
+    pool_.raced_[options_.key] = RacedProtocol::tcp;
+  }
+  h3_waiting_ = false;
+  cancel_race_timer();
   auto take = std::move(take_);
   take_ = nullptr;
   stop_waiting();
@@ -298,9 +401,11 @@ void ConnectionPool::Acquisition::find() {
   pool_.slots_->waiters.remove(slot_waiter_);
   const std::string& key = options_.key;
   if (pool_.closed_) {
+    h3_waiting_ = false;
     deliver(make_error(ErrorCode::session_closed, "session closed"));
     return;
   }
+  if (options_.h3 && !tcp_started_ && race_h3()) return;
   if (options_.may_h2) {
     if (auto h2 = pool_.take_shared(key)) {
       deliver(std::move(h2));
@@ -362,6 +467,66 @@ void ConnectionPool::Acquisition::find() {
     owns_shared_dial_ = true;
   }
   start_dial(std::move(*slot));
+}
+
+bool ConnectionPool::Acquisition::race_h3() {
+  const std::string& key = options_.key;
+  const auto settled = pool_.raced(key);
+  if (settled == RacedProtocol::tcp) return false;
+  if (auto h3 = pool_.take_h3(key)) {
+    deliver(std::move(h3), true);
+    return true;
+  }
+  if (!h3_waiting_) {
+    h3_waiting_ = true;
+    pool_.join_h3_dial(key, *options_.h3,
+                       [this, alive = liveness_.watch()](Result<std::shared_ptr<HttpConnection>> r) {
+                         if (alive && h3_waiting_) on_h3_dialed(std::move(r));
+                       });
+  }
+  // Settled on HTTP/3: it goes alone. Else TCP joins the race later.
+  if (!settled && !race_timer_) {
+    race_timer_ = pool_.reactor_.add_timer(kTcpLegDelay, [this, alive = liveness_.watch()] {
+      if (!alive) return;
+      race_timer_ = 0;
+      start_tcp_leg();
+    });
+  }
+  report(AcquireProgress::dialing);
+  return true;
+}
+
+void ConnectionPool::Acquisition::on_h3_dialed(Result<std::shared_ptr<HttpConnection>> r) {
+  h3_waiting_ = false;
+  if (!take_) return;
+  if (r) {
+    // HTTP/3 won. A TCP dial of ours goes on for the pool, as when another
+    // request's connection serves us (abandon).
+    deliver(std::move(r), true);
+    return;
+  }
+  Error failed{r.error().code, "HTTP/3 request failed: " + r.error().message};
+  if (tcp_error_) {
+    // Both failed: the later failure is the answer, as upstream's lastErr.
+    deliver(std::move(failed));
+    return;
+  }
+  // TCP now, or its leg, already running, decides.
+  if (!tcp_started_) {
+    cancel_race_timer();
+    start_tcp_leg();
+  }
+}
+
+void ConnectionPool::Acquisition::start_tcp_leg() {
+  if (!take_ || tcp_started_) return;
+  tcp_started_ = true;
+  find();
+}
+
+void ConnectionPool::Acquisition::cancel_race_timer() {
+  if (race_timer_) pool_.reactor_.cancel_timer(race_timer_);
+  race_timer_ = 0;
 }
 
 void ConnectionPool::Acquisition::on_shared_dial_end(std::shared_ptr<HttpConnection> h2) {

@@ -19,6 +19,7 @@
 #include "conn/connection_chain.h"
 #include "conn/dial_plan.h"
 #include "http/h2/h2_connection.h"
+#include "http/h3/h3_dial.h"
 #include "http/http_connection.h"
 #include "http/wait_queue.h"
 #include "net/dns_resolver.h"
@@ -59,7 +60,16 @@ struct AcquireOptions {
   // For an HTTP/2 connection this request's dial makes.
   std::shared_ptr<const H2Fingerprint> h2;  // never null when may_h2
   H2Limits h2_limits;
+  // withProtocolRacing (upstream's protocolRacer): HTTP/3 is tried first
+  // and TCP 300 ms later, the first connection ready wins and the winner is
+  // remembered per origin (then used alone; forgotten when it fails). Set
+  // by the transaction only where HTTP/3 may go: https, no proxy, a profile
+  // with a QUIC fingerprint, a build with HTTP/3.
+  std::optional<H3DialPlan> h3;
 };
+
+// The protocol a race settled on for an origin (upstream's protocolCache).
+enum class RacedProtocol { h3, tcp };
 
 // Where a request that has no connection yet is.
 enum class AcquireProgress { waiting_for_slot, waiting_for_dial, dialing };
@@ -84,6 +94,8 @@ class ConnectionPool {
   std::chrono::milliseconds idle_timeout() const { return limits_.idle_timeout; }
   // Waiters held for the origin's HTTP/1.1 connections (for tests).
   size_t held_waiters(const std::string& key) const { return h1_waiters_.held(key); }
+  // What a race settled on for the origin, if one did.
+  std::optional<RacedProtocol> raced(const std::string& key) const;
 
  private:
   struct Idle {
@@ -98,6 +110,14 @@ class ConnectionPool {
     bool speaks_http1 = false;  // ALPN chose HTTP/1.1 once: no dial sharing
   };
   struct Slots;
+  using H3Waiter = std::function<void(Result<std::shared_ptr<HttpConnection>>)>;
+  // An origin's HTTP/3 side: its connection, shared by every request, or
+  // the one dial that opens it, which the requests racing for it wait on.
+  struct H3Origin {
+    std::shared_ptr<HttpConnection> conn;
+    std::unique_ptr<H3Dial> dial;
+    std::vector<H3Waiter> waiters;
+  };
   using H1Take = std::function<void(std::shared_ptr<HttpConnection>)>;
   // Where a running dial's result goes: its acquisition, or the pool once
   // the acquisition has left the dial to it.
@@ -133,6 +153,12 @@ class ConnectionPool {
   void on_orphan_dialed(uint64_t id, Result<Connected> dialed);
   std::optional<Slot> try_reserve_slot(const std::string& key);
   void discard(std::shared_ptr<HttpConnection> conn);
+  std::shared_ptr<HttpConnection> take_h3(const std::string& key);
+  // Waits for the origin's HTTP/3 dial, starting it if none runs; `waiter`
+  // is called later, never from inside this call.
+  void join_h3_dial(const std::string& key, const H3DialPlan& plan, H3Waiter waiter);
+  void on_h3_dialed(const std::string& key, Result<std::shared_ptr<HttpConnection>> r);
+  void forget_h3(const std::string& key, HttpConnection* conn);
 
   Reactor& reactor_;
   DnsResolver& resolver_;
@@ -143,7 +169,12 @@ class ConnectionPool {
   std::shared_ptr<Slots> slots_;  // outlives the pool while connections hold slots
   std::unordered_map<uint64_t, OrphanDial> orphan_dials_;
   uint64_t last_orphan_id_ = 0;
+  std::unordered_map<std::string, H3Origin> h3_origins_;
+  std::unordered_map<std::string, RacedProtocol> raced_;
   bool closed_ = false;
+  // For what may call back after the pool is gone (an HTTP/3 connection a
+  // request still holds says it retired).
+  Liveness liveness_;
 };
 
 // One request's acquisition of connections for one origin (a hop; a
@@ -186,8 +217,17 @@ class ConnectionPool::Acquisition {
   void on_shared_dial_end(std::shared_ptr<HttpConnection> h2);
   Result<std::shared_ptr<HttpConnection>> make_connection(Connected c);
   void stop_waiting();
-  void deliver(Result<std::shared_ptr<HttpConnection>> r);
+  // over_h3: the connection is the origin's HTTP/3 one (not the race's
+  // TCP leg).
+  void deliver(Result<std::shared_ptr<HttpConnection>> r, bool over_h3 = false);
   void report(AcquireProgress p);
+  // withProtocolRacing: true when the request now waits for HTTP/3 (or
+  // has its connection); false when it goes over TCP alone.
+  bool race_h3();
+  void on_h3_dialed(Result<std::shared_ptr<HttpConnection>> r);
+  // The race's TCP leg: the request looks for a TCP connection too.
+  void start_tcp_leg();
+  void cancel_race_timer();
 
   ConnectionPool& pool_;
   AcquireOptions options_;
@@ -201,6 +241,13 @@ class ConnectionPool::Acquisition {
   std::shared_ptr<DialSink> dial_sink_;  // the running dial's callback goes through it
   Slot dial_slot_;
   bool owns_shared_dial_ = false;  // others wait on our dial
+  // The race (AcquireOptions::h3): waiting for the origin's HTTP/3 dial,
+  // the TCP leg started, its timer, and the TCP leg's failure while HTTP/3
+  // may still win.
+  bool h3_waiting_ = false;
+  bool tcp_started_ = false;
+  Reactor::TimerId race_timer_ = 0;
+  std::optional<Error> tcp_error_;
   bool abandoned_ = false;
   Liveness liveness_;
 };

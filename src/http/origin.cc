@@ -39,4 +39,23 @@ DialPlan dial_plan(const Url& url, const ClientOptions& options, TlsContext* tls
   return p;
 }
 
+bool may_race_h3(const Url& url, const ClientOptions& options) {
+  return options.protocol_racing && url.scheme == "https" && !options.force_http1 && !options.disable_http3 &&
+         !options.proxy && options.quic && options.quic_tls && options.h3 && http3_available();
+}
+
+H3DialPlan h3_dial_plan(const Url& url, const ClientOptions& options, TlsContext* quic_tls) {
+  H3DialPlan p;
+  p.host = url.hostname;
+  p.port = url.effective_port();
+  p.families = options.families;
+  p.tls = quic_tls;
+  p.quic = options.quic;
+  p.h3 = options.h3;
+  if (options.transport.max_response_header_bytes > 0) {
+    p.max_header_bytes = static_cast<size_t>(options.transport.max_response_header_bytes);
+  }
+  return p;
+}
+
 }  // namespace tlsc

@@ -7,6 +7,7 @@
 #include "conn/dial_plan.h"
 #include "core/url.h"
 #include "http/client_options.h"
+#include "http/h3/h3_dial.h"
 
 namespace tlsc {
 
@@ -17,5 +18,14 @@ std::string pool_key(const Url& url, const ClientOptions& options);
 
 // tls: the client's TLS context for an https URL, else nullptr.
 DialPlan dial_plan(const Url& url, const ClientOptions& options, TlsContext* tls);
+
+// Whether a request may race HTTP/3 against TCP, as upstream's RoundTrip
+// decides (withProtocolRacing, https, neither forceHttp1 nor disableHttp3),
+// and also: no proxy (upstream's QUIC would go around it; ours does not
+// leave the proxy), a profile with a QUIC fingerprint, a build with HTTP/3.
+bool may_race_h3(const Url& url, const ClientOptions& options);
+
+// quic_tls: the client's QUIC TLS context.
+H3DialPlan h3_dial_plan(const Url& url, const ClientOptions& options, TlsContext* quic_tls);
 
 }  // namespace tlsc

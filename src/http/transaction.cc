@@ -359,6 +359,14 @@ void Transaction::begin_hop() {
       a.h2_limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
     }
     a.h2_limits.single_use = options_.transport.disable_keep_alives;
+    if (may_race_h3(url_, options_)) {
+      auto quic_tls = client_->tls_context_quic();
+      if (!quic_tls) {
+        fail(quic_tls.error());
+        return;
+      }
+      a.h3 = h3_dial_plan(url_, options_, *quic_tls);
+    }
     std::weak_ptr<Transaction> weak = weak_from_this();
     acquisition_ = client_->pool().begin(std::move(a), [weak](AcquireProgress p) {
       if (auto self = weak.lock()) self->on_acquire_progress(p);

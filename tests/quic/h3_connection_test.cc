@@ -27,6 +27,7 @@
 
 #include "integration/servers.h"
 #include "profiles/registry.h"
+#include "quic/h3_capture_shape.h"
 #include "quic/h3_client.h"
 
 namespace {
@@ -41,38 +42,6 @@ json first_capture(const std::string& browser) {
   std::string line;
   REQUIRE(std::getline(in, line));
   return json::parse(line);
-}
-
-// The control stream's frames as comparable text: SETTINGS as "id=value"
-// (a GREASE setting as "GREASE"), a GREASE frame as "GREASE frame", a
-// PRIORITY_UPDATE as its field value.
-std::vector<std::string> control_shape(const json& capture) {
-  std::vector<std::string> out;
-  for (const auto& frame : capture.at("control_frames")) {
-    if (frame.contains("settings")) {
-      for (const auto& s : frame.at("settings")) {
-        out.push_back(s.at("grease").get<bool>() ? std::string("GREASE")
-                                                 : std::to_string(s.at("id").get<uint64_t>()) + "=" +
-                                                       std::to_string(s.at("value").get<uint64_t>()));
-      }
-    } else if (frame.value("grease", false)) {
-      out.push_back("GREASE frame");
-    } else if (frame.contains("priority")) {
-      out.push_back("PRIORITY_UPDATE " + frame.at("priority").get<std::string>());
-    } else {
-      out.push_back("frame " + frame.at("type").dump());
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> pseudo_order(const json& stream) {
-  std::vector<std::string> out;
-  for (const auto& h : stream.at("headers")) {
-    const std::string name = h.at(0).get<std::string>();
-    if (name.starts_with(":")) out.push_back(name);
-  }
-  return out;
 }
 
 std::unique_ptr<itest::ChildServer> capture_server() {
@@ -104,7 +73,7 @@ TEST_CASE("H3Connection: the browser's control stream and pseudo-header order, a
   const json seen = json::parse(heard.body);
   const json real = first_capture(browser);
 
-  CHECK(control_shape(seen) == control_shape(real));
+  CHECK(itest::h3_control_shape(seen) == itest::h3_control_shape(real));
   CHECK(seen.at("uni_streams").at(0) == json({{"id", 2}, {"type", 0}}));
   if (browser == "firefox_153") {
     CHECK(seen.at("uni_streams") == real.at("uni_streams"));  // control, QPACK encoder, QPACK decoder
@@ -116,7 +85,7 @@ TEST_CASE("H3Connection: the browser's control stream and pseudo-header order, a
     CHECK(seen.at("uni_streams").size() == 3);
   }
   REQUIRE(seen.at("streams").size() == 1);
-  CHECK(pseudo_order(seen.at("streams").at(0)) == pseudo_order(real.at("streams").at(0)));
+  CHECK(itest::h3_pseudo_order(seen.at("streams").at(0)) == itest::h3_pseudo_order(real.at("streams").at(0)));
   CHECK(seen.at("streams").at(0).at("headers").at(3) == json({":path", "/h3-first"}));
 }
 

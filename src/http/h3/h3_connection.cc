@@ -278,6 +278,14 @@ Result<HttpConnection::ExchangeId> H3Connection::submit(const OutgoingRequest& r
   req.body = m.body;
   auto block = h2_header_block(req);
   if (!block) return block.error();
+  if (fingerprint_.priority_param != 0 &&
+      std::none_of(block->begin(), block->end(), [](const auto& f) { return f.first == "priority"; })) {
+    // A request the caller gave no priority goes as upstream's HTTP/3
+    // transport sends it for a profile with a priority parameter (and as
+    // Chrome sends a navigation): urgent, incremental, header and
+    // PRIORITY_UPDATE both.
+    block->emplace_back("priority", "u=0, i");
+  }
 
   auto e = std::make_unique<Exchange>();
   e->id = next_exchange_id_++;

@@ -1,0 +1,248 @@
+// HTTP/3 through the C ABI, as a binding asks for it: withProtocolRacing
+// (upstream's protocolRacer), against HTTP/3 servers on loopback. What each
+// shows:
+//   the HTTP/3 capture server (tests/servers/h3_capture_server.cc, UDP
+//     only): what it saw of the connection (QUIC ClientHello JA4 with "q",
+//     control-stream frames, pseudo-header order, the requests so far on
+//     the connection), compared with the real browsers' captures in
+//     tests/data/browsers/*/h3_captures.jsonl;
+//   Caddy (caddy.sh: HTTP/1.1, HTTP/2 and HTTP/3 on one port, TCP and
+//     UDP): which protocol a request ends up on;
+//   nghttpd (nghttpd.sh, TCP only): the race's TCP leg winning;
+//   a closed port: both legs failing, with the later failure's words.
+// A build without HTTP/3 (tlsClientCpp.http3 false) keeps these requests
+// on TCP, which the tests check instead.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "quic/h3_capture_shape.h"
+#include "quic/udp_relay.h"
+#include "support.h"
+
+using itest::call;
+using itest::cert_dir;
+using itest::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string script(const std::string& name) {
+  return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name;
+}
+
+int start_once(const std::string& name, std::vector<std::string> argv) {
+  static std::map<std::string, std::unique_ptr<itest::ChildServer>> children;
+  auto& c = children[name];
+  if (!c) c = std::make_unique<itest::ChildServer>(std::move(argv));
+  const int port = c->info().value("port", 0);
+  REQUIRE(port != 0);
+  return port;
+}
+
+int caddy() {
+  return start_once("caddy",
+                    {"bash", script("caddy.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+}
+int nghttpd() {
+  return start_once("nghttpd",
+                    {"bash", script("nghttpd.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+}
+
+bool library_speaks_http3() {
+  const json info = itest::call_fn(itest::lib().destroySession, {{"sessionId", "h3-info"}});
+  return info.at("tlsClientCpp").at("http3").get<bool>();
+}
+
+json racing_get(const std::string& url, const std::string& profile, const std::string& session,
+                json extra = json::object()) {
+  json in = {{"requestUrl", url},          {"requestMethod", "GET"}, {"tlsClientIdentifier", profile},
+             {"withProtocolRacing", true}, {"sessionId", session},   {"timeoutSeconds", 30}};
+  in.update(extra);
+  return call(in);
+}
+
+void end_session(const std::string& session) {
+  itest::call_fn(itest::lib().destroySession, {{"sessionId", session}});
+}
+
+json first_capture(const std::string& browser) {
+  std::ifstream in(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser + "/h3_captures.jsonl");
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  return json::parse(line);
+}
+
+// A loopback port nothing listens on, TCP or UDP (bound, then let go).
+int closed_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+// A UDP socket bound to a loopback port that reads nothing and answers
+// nothing: a QUIC handshake to that port never completes.
+class UdpBlackhole {
+ public:
+  explicit UdpBlackhole(int port) : fd_(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    REQUIRE(fd_ >= 0);
+    REQUIRE(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  }
+  ~UdpBlackhole() { close(fd_); }
+  UdpBlackhole(const UdpBlackhole&) = delete;
+  UdpBlackhole& operator=(const UdpBlackhole&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+#ifdef TLSC_H3_CAPTURE_SERVER
+TEST_CASE("withProtocolRacing: HTTP/3 with the real browser's QUIC hello, control stream and header order",
+          "[h3]") {
+  if (!library_speaks_http3()) {
+    WARN("this build has no HTTP/3: nothing to capture");
+    return;
+  }
+  const std::string browser = GENERATE("chromium_156", "firefox_153");
+  INFO(browser);
+  const int port =
+      start_once("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  const std::string session = "h3-capture-" + browser;
+  const std::string base = "https://localhost:" + std::to_string(port);
+  const json real = first_capture(browser);
+
+  // Nothing listens on the TCP port: the TCP leg fails 300 ms in, and the
+  // request waits for HTTP/3, which wins.
+  const json first = racing_get(base + "/abi-first", browser, session);
+  INFO(first.dump().substr(0, 400));
+  REQUIRE(first.at("status") == 200);
+  CHECK(first.at("usedProtocol") == "HTTP/3.0");
+  const json seen = json::parse(first.at("body").get<std::string>());
+  CHECK(seen.at("tls").at("ja4") == real.at("tls").at("ja4"));
+  CHECK(itest::h3_control_shape(seen) == itest::h3_control_shape(real));
+  REQUIRE(seen.at("streams").size() == 1);
+  CHECK(itest::h3_pseudo_order(seen.at("streams").at(0)) == itest::h3_pseudo_order(real.at("streams").at(0)));
+
+  // The session settled on HTTP/3: the next request goes on the same
+  // connection (the capture lists both of its requests).
+  const json second = racing_get(base + "/abi-second", browser, session);
+  REQUIRE(second.at("status") == 200);
+  CHECK(second.at("usedProtocol") == "HTTP/3.0");
+  CHECK(json::parse(second.at("body").get<std::string>()).at("streams").size() == 2);
+  end_session(session);
+}
+
+TEST_CASE("withProtocolRacing: the TCP leg fails first, and the request waits for HTTP/3", "[h3]") {
+  if (!library_speaks_http3()) {
+    WARN("this build has no HTTP/3");
+    return;
+  }
+  const int port =
+      start_once("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  // The first flight is lost on the way: HTTP/3 is ready only after its
+  // retransmission, long after the TCP leg (nothing listens on the relay's
+  // TCP port) began at 300 ms and failed.
+  itest::UdpRelay relay(static_cast<uint16_t>(port), 1);
+  const auto start = Clock::now();
+  const json r =
+      racing_get("https://localhost:" + std::to_string(relay.port()) + "/late", "chromium_156", "h3-late");
+  INFO(r.dump().substr(0, 400));
+  REQUIRE(r.at("status") == 200);
+  CHECK(r.at("usedProtocol") == "HTTP/3.0");
+  CHECK(relay.dropped() == 1);
+  CHECK(Clock::now() - start > std::chrono::milliseconds(300));
+  end_session("h3-late");
+}
+#endif
+
+TEST_CASE("withProtocolRacing: which protocol a request ends up on", "[h3]") {
+  const bool h3 = library_speaks_http3();
+  const std::string both = "https://127.0.0.1:" + std::to_string(caddy());
+
+  SECTION("a server with HTTP/3 and HTTP/2: HTTP/3 wins, and stays") {
+    for (int i = 0; i < 3; ++i) {
+      const json r = racing_get(both + "/hello.txt", "chromium_156", "h3-caddy");
+      INFO(r.dump().substr(0, 400));
+      REQUIRE(r.at("status") == 200);
+      CHECK(r.at("usedProtocol") == (h3 ? "HTTP/3.0" : "HTTP/2.0"));
+      CHECK(r.at("body").get<std::string>().find("hello") != std::string::npos);
+    }
+    end_session("h3-caddy");
+  }
+  SECTION("without withProtocolRacing: TCP, as upstream") {
+    json r = racing_get(both + "/hello.txt", "chromium_156", "h3-off", {{"withProtocolRacing", false}});
+    REQUIRE(r.at("status") == 200);
+    CHECK(r.at("usedProtocol") == "HTTP/2.0");
+    end_session("h3-off");
+  }
+  SECTION("a profile without a QUIC fingerprint races nothing: TCP") {
+    json r = racing_get(both + "/hello.txt", "chrome_133", "h3-chrome133");
+    REQUIRE(r.at("status") == 200);
+    CHECK(r.at("usedProtocol") == "HTTP/2.0");
+    end_session("h3-chrome133");
+  }
+  SECTION("a server on TCP alone: the TCP leg wins, and the session stays on TCP") {
+    const std::string tcp_only = "https://127.0.0.1:" + std::to_string(nghttpd());
+    for (int i = 0; i < 2; ++i) {
+      const auto start = Clock::now();
+      const json r = racing_get(tcp_only + "/hello.txt", "chromium_156", "h3-tcp-only");
+      INFO(r.dump().substr(0, 400));
+      REQUIRE(r.at("status") == 200);
+      CHECK(r.at("usedProtocol") == "HTTP/2.0");
+      // Nothing answers on UDP: the port is unreachable, HTTP/3 fails at
+      // once and TCP starts then, without the 300 ms head start.
+      CHECK(Clock::now() - start < std::chrono::seconds(5));
+    }
+    end_session("h3-tcp-only");
+  }
+  SECTION("HTTP/3 never answers: TCP wins 300 ms in, and the session stays on TCP") {
+    const int port = nghttpd();
+    UdpBlackhole silent(port);  // the same port number, on UDP
+    const std::string url = "https://127.0.0.1:" + std::to_string(port) + "/hello.txt";
+    for (int i = 0; i < 2; ++i) {
+      const auto start = Clock::now();
+      const json r = racing_get(url, "chromium_156", "h3-silent");
+      const auto took = Clock::now() - start;
+      INFO(r.dump().substr(0, 400));
+      REQUIRE(r.at("status") == 200);
+      CHECK(r.at("usedProtocol") == "HTTP/2.0");
+      // The race waits 300 ms for HTTP/3 before TCP starts; once TCP won,
+      // the next request goes straight to it.
+      if (h3 && i == 0) CHECK(took >= std::chrono::milliseconds(300));
+      if (h3 && i == 1) CHECK(took < std::chrono::milliseconds(300));
+    }
+    end_session("h3-silent");
+  }
+  SECTION("both legs fail: the later failure is the answer") {
+    const std::string nowhere = "https://127.0.0.1:" + std::to_string(closed_port());
+    const auto start = Clock::now();
+    const json r = racing_get(nowhere + "/", "chromium_156", "h3-nowhere");
+    INFO(r.dump());
+    CHECK(r.at("status") == 0);
+    CHECK(r.at("body").get<std::string>().find("connection refused") != std::string::npos);
+    CHECK(Clock::now() - start < std::chrono::seconds(10));
+    end_session("h3-nowhere");
+  }
+}
