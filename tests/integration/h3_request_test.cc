@@ -246,3 +246,57 @@ TEST_CASE("withProtocolRacing: which protocol a request ends up on", "[h3]") {
     end_session("h3-nowhere");
   }
 }
+
+TEST_CASE("over HTTP/3: redirects, cookies, decompression and streaming as over TCP", "[h3]") {
+  const std::string proto = library_speaks_http3() ? "HTTP/3.0" : "HTTP/2.0";
+  const std::string base = "https://127.0.0.1:" + std::to_string(caddy());
+  const std::string session = "h3-semantics";
+
+  SECTION("a redirect is followed on the same connection") {
+    const json r = racing_get(base + "/redirect", "chromium_156", session, {{"followRedirects", true}});
+    INFO(r.dump().substr(0, 400));
+    REQUIRE(r.at("status") == 200);
+    CHECK(r.at("usedProtocol") == proto);
+    CHECK(r.at("target") == base + "/hello.txt");
+    CHECK(r.at("body") == "hello from caddy\n");
+  }
+  SECTION("a cookie set over HTTP/3 goes back with the next request") {
+    const json set = racing_get(base + "/cookie", "chromium_156", session);
+    REQUIRE(set.at("status") == 200);
+    CHECK(set.at("usedProtocol") == proto);
+    CHECK(set.at("cookies").at("h3") == "yes");
+    const json echo = racing_get(base + "/echo-cookie", "chromium_156", session);
+    REQUIRE(echo.at("status") == 200);
+    CHECK(echo.at("usedProtocol") == proto);
+    CHECK(echo.at("body") == "cookie: h3=yes");
+  }
+  SECTION("a gzip body is decoded") {
+    const json r = racing_get(base + "/gzip", "chromium_156", session);
+    REQUIRE(r.at("status") == 200);
+    CHECK(r.at("usedProtocol") == proto);
+    std::string expected;
+    for (int i = 0; i < 200; ++i) expected += "compressible ";
+    CHECK(r.at("body") == expected);
+  }
+  SECTION("a streamed body arrives whole, in blocks") {
+    json in = {
+        {"requestUrl", base + "/gzip"}, {"requestMethod", "GET"}, {"tlsClientIdentifier", "chromium_156"},
+        {"withProtocolRacing", true},   {"sessionId", session},   {"timeoutSeconds", 30},
+        {"streamOutputBlockSize", 1000}};
+    const json start = itest::call_fn(itest::lib().requestStream, in);
+    REQUIRE(start.at("status") == 200);
+    CHECK(start.at("usedProtocol") == proto);
+    std::string body;
+    bool eof = false;
+    for (int i = 0; i < 100 && !eof; ++i) {
+      const json chunk =
+          itest::call_fn(itest::lib().readStream, {{"streamId", start.at("streamId")}, {"timeoutMs", 10000}});
+      REQUIRE_FALSE(chunk.contains("error"));
+      body += itest::base64_decode(chunk.at("chunk").get<std::string>());
+      eof = chunk.at("eof").get<bool>();
+    }
+    CHECK(eof);
+    CHECK(body.size() == 2600);
+  }
+  end_session(session);
+}

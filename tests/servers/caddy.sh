@@ -2,6 +2,9 @@
 # Caddy (Debian's, on quic-go) serving the h2_docroot files (hello.txt,
 # big.bin) over HTTP/1.1, HTTP/2 and HTTP/3 on one loopback port (TCP and
 # UDP), with the test PKI's certificate; no admin endpoint, nothing kept.
+# Also: /redirect (302 to /hello.txt), /cookie (sets h3=yes),
+# /echo-cookie (answers with the Cookie header it got), /gzip (2 600 bytes
+# of "compressible ", gzip-encoded when the client accepts it).
 # Usage: caddy.sh CERT KEY
 # Prints {"port":N}; stops when stdin closes.
 set -euo pipefail
@@ -11,6 +14,8 @@ dir=$(mktemp -d /tmp/tlsc-caddy.XXXXXX)
 trap "rm -rf '$dir'" EXIT
 h2_docroot "$dir/www" caddy
 port=$(free_port)
+# 2 600 bytes that compress, for /gzip.
+gzip_text=$(for _ in $(seq 200); do printf 'compressible '; done)
 cat > "$dir/Caddyfile" <<CONF
 {
 	admin off
@@ -24,7 +29,24 @@ https://localhost:$port, https://127.0.0.1:$port {
 	bind 127.0.0.1
 	tls $cert $key
 	root * $dir/www
-	file_server
+	handle /redirect {
+		redir * /hello.txt 302
+	}
+	handle /cookie {
+		header Set-Cookie "h3=yes; Path=/"
+		respond "cookie set" 200
+	}
+	handle /echo-cookie {
+		respond "cookie: {http.request.header.Cookie}" 200
+	}
+	handle /gzip {
+		encode gzip
+		header Content-Type "text/plain; charset=utf-8"
+		respond "$gzip_text" 200
+	}
+	handle {
+		file_server
+	}
 }
 CONF
 XDG_DATA_HOME=$dir/data XDG_CONFIG_HOME=$dir/config HOME=$dir \
