@@ -83,14 +83,17 @@ for t in $targets; do
       release_file "$root/build-release" libtls-client.so strip "x86-64" "tls-client-linux-ubuntu-amd64-$version.so"
       ;;
     linux-arm64)
-      TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/boringssl/build.sh" >/dev/null
-      TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/nghttp2/build.sh" >/dev/null
+      for s in boringssl nghttp2 ngtcp2 nghttp3; do
+        TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/$s/build.sh" >/dev/null
+      done
       release_file "$root/build-release-aarch64" libtls-client.so aarch64-linux-gnu-strip "ARM aarch64" \
         "tls-client-linux-arm64-$version.so" \
         -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/aarch64-linux-gnu.cmake" \
         -DTLSC_HOST_PROFILE_COMPILER="$(host_profile_compiler)" \
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-aarch64-linux-gnu/install" \
-        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install"
+        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install" \
+        -DTLSC_NGTCP2_ROOT="$root/build-ngtcp2-aarch64-linux-gnu/install" \
+        -DTLSC_NGHTTP3_ROOT="$root/build-nghttp3-aarch64-linux-gnu/install"
       ;;
     windows-64 | windows-32)
       if [ "$t" = windows-64 ]; then cpu=x86_64 dir=build-release-win64 arch="PE32\+ executable \(DLL\).*x86-64"

@@ -73,7 +73,7 @@ sanitized() {
 tsan() {
   TARGETS=integration_tests build "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TSAN=ON &&
     TLSC_TEST_TIME_SCALE=4 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress],[stream],[ws]"
+    "$root/build-tsan/tests/integration_tests" "[async],[threads],[stress],[stream],[ws],[h3]"
 }
 
 fuzz() {
@@ -102,13 +102,17 @@ fuzz() {
 # proxies, streams, WebSockets, the async trio.
 aarch64_integration='~[.]~[slow]~[limits]~[fork]~[large]~[stress]~[flood]~"stream: a large body goes through readStream in flat memory"'
 aarch64() {  # Linux arm64: cross-built, its tests under qemu-user (no arm64 machine here)
-  TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/nghttp2/build.sh" >/dev/null &&
-    TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/boringssl/build.sh" >/dev/null &&
-    TARGETS="tls-client unit_tests integration_tests" build "$root/build-aarch64" \
+  local s
+  for s in nghttp2 boringssl ngtcp2 nghttp3; do  # ngtcp2 after BoringSSL: its crypto backend links it
+    TLSC_TARGET=aarch64-linux-gnu bash "$root/packaging/$s/build.sh" >/dev/null || return 1
+  done
+  TARGETS="tls-client unit_tests integration_tests" build "$root/build-aarch64" \
       -DCMAKE_TOOLCHAIN_FILE="$root/packaging/toolchains/aarch64-linux-gnu.cmake" \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSC_TESTS=ON \
       -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-aarch64-linux-gnu/install" \
       -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-aarch64-linux-gnu/install" \
+      -DTLSC_NGTCP2_ROOT="$root/build-ngtcp2-aarch64-linux-gnu/install" \
+      -DTLSC_NGHTTP3_ROOT="$root/build-nghttp3-aarch64-linux-gnu/install" \
       -DTLSC_HOST_BUILD_DIR="$root/build" || return 1
   file "$root/build-aarch64/libtls-client.so" | grep -q "ARM aarch64" || { echo "not an arm64 library"; return 1; }
   bash "$root/tests/check_symbols.sh" "$root/build-aarch64/libtls-client.so" &&
