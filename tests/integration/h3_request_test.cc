@@ -235,6 +235,25 @@ TEST_CASE("withProtocolRacing: which protocol a request ends up on", "[h3]") {
     }
     end_session("h3-silent");
   }
+  SECTION("certificate pins hold over HTTP/3 as over TCP") {
+    const std::string pin = itest::spki_pin(cert_dir() + "/good.pem");
+    const json good = racing_get(both + "/hello.txt", "chromium_156", "h3-pins",
+                                 {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}});
+    REQUIRE(good.at("status") == 200);
+    CHECK(good.at("usedProtocol") == (h3 ? "HTTP/3.0" : "HTTP/2.0"));
+    end_session("h3-pins");
+    // A wrong pin: HTTP/3 refuses the server (it would have won), and so
+    // does TCP after it.
+    const json bad = racing_get(
+        both + "/hello.txt", "chromium_156", "h3-bad-pin",
+        {{"certificatePinningHosts", {{"127.0.0.1", {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}}}});
+    INFO(bad.dump());
+    CHECK(bad.at("status") == 0);
+    CHECK(bad.at("errorCode") == "tls_pin");
+    CHECK(bad.at("body").get<std::string>().find("bad ssl pin detected, found pins: [" + pin) !=
+          std::string::npos);
+    end_session("h3-bad-pin");
+  }
   SECTION("both legs fail: the later failure is the answer") {
     const std::string nowhere = "https://127.0.0.1:" + std::to_string(closed_port());
     const auto start = Clock::now();

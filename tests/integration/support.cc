@@ -119,6 +119,21 @@ json call_raw(const char* text) {
   return r;
 }
 
+std::string spki_pin(const std::string& pem_path) {
+  const std::string cmd =
+      "openssl x509 -in " + pem_path +
+      " -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[128] = {};
+  const bool read = fgets(buf, sizeof buf, p) != nullptr;
+  pclose(p);
+  REQUIRE(read);
+  std::string pin(buf);
+  while (!pin.empty() && (pin.back() == '\n' || pin.back() == '\r')) pin.pop_back();
+  return pin;
+}
+
 // SHA-256 (FIPS 180-4), to check large bodies.
 std::string sha256_hex(const std::string& data) {
   static const uint32_t k[64] = {

@@ -52,6 +52,9 @@ json call_raw(const char* text);  // the exact bytes, or nullptr
 json call_fn(char* (*fn)(char*), const json& input);
 // Lowercase hex SHA-256 of the bytes.
 std::string sha256_hex(const std::string& data);
+// The certificatePinningHosts pin of a PEM certificate: the base64 SHA-256
+// of its SubjectPublicKeyInfo (by the openssl command line).
+std::string spki_pin(const std::string& pem_path);
 // Standard base64 with padding, as Go's StdEncoding (decode throws on a bad byte).
 std::string base64_encode(const std::string& bytes);
 std::string base64_decode(const std::string& text);

@@ -242,16 +242,7 @@ TEST_CASE("tls: serverNameOverwrite sets SNI and the verification name", "[tls]"
 TEST_CASE("tls: certificate pins (SPKI SHA-256); with insecureSkipVerify refused as upstream refuses them",
           "[tls][bad]") {
   auto s = s_server("good", {"-tls1_3"});
-  std::string pem = cert_dir() + "/good.pem";
-  std::string cmd =
-      "openssl x509 -in " + pem +
-      " -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[128] = {};
-  REQUIRE(fgets(buf, sizeof buf, p) != nullptr);
-  pclose(p);
-  std::string pin(buf);
-  while (!pin.empty() && (pin.back() == '\n' || pin.back() == '\r')) pin.pop_back();
+  const std::string pin = itest::spki_pin(cert_dir() + "/good.pem");
   CHECK(get(s.url, {{"certificatePinningHosts", {{"127.0.0.1", {pin}}}}})["status"] == 200);
   json bad =
       get(s.url,

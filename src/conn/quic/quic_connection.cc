@@ -36,6 +36,12 @@ struct QuicCallbacks {
 
   static int handshake_completed(ngtcp2_conn*, void* user_data) {
     QuicConnection* c = self(user_data);
+    // Certificate pins, checked where TCP checks them: after a handshake
+    // that verified the certificate, before any request goes out.
+    if (auto bad_pin = c->tls_->check_pins(c->ssl_.get(), c->options_.host)) {
+      c->pin_failure_ = std::move(*bad_pin);
+      return NGTCP2_ERR_CALLBACK_FAILURE;
+    }
     c->handshake_completed_ = true;
     if (c->app_ != nullptr && !c->app_->on_handshake_completed()) return NGTCP2_ERR_CALLBACK_FAILURE;
     return 0;
@@ -178,6 +184,7 @@ std::optional<Error> QuicConnection::start(TlsContext& tls) {
   local_native_ = to_native_address(socket_->local());
   peer_native_ = to_native_address(options_.peer);
 
+  tls_ = &tls;
   auto ssl = tls.new_connection(options_.host, options_.port);
   if (!ssl) return ssl.error();
   ssl_ = std::move(*ssl);
@@ -389,6 +396,15 @@ void QuicConnection::report_handshake() {
 }
 
 void QuicConnection::fail_ngtcp2(int rv) {
+  if (rv == NGTCP2_ERR_CALLBACK_FAILURE && pin_failure_) {
+    // Our refusal, not the server's fault in QUIC's terms: NO_ERROR.
+    Error error = std::move(*pin_failure_);
+    pin_failure_.reset();
+    ngtcp2_ccerr ccerr;
+    ngtcp2_ccerr_default(&ccerr);
+    send_connection_close(ccerr);
+    return fail(std::move(error));
+  }
   if (rv == NGTCP2_ERR_CALLBACK_FAILURE && app_failure_) {
     // The application refused what the peer sent: its code to the peer.
     auto [error, code] = std::move(*app_failure_);

@@ -133,6 +133,10 @@ class QuicConnection final : public UdpSocketObserver {
   HandshakeDone done_;
   QuicApplication* app_ = nullptr;
   std::optional<std::pair<Error, uint64_t>> app_failure_;  // fail_application's
+  // The context whose pins the server's certificate must match once the
+  // handshake is done (the session's, as over TCP); it outlives us.
+  const TlsContext* tls_ = nullptr;
+  std::optional<Error> pin_failure_;  // the handshake ended on a pin mismatch
   std::unique_ptr<UdpSocket> socket_;
   NativeSocketAddress local_native_, peer_native_;
   bssl::UniquePtr<SSL> ssl_;
