@@ -39,7 +39,7 @@ struct QuicCallbacks {
     // Certificate pins, checked where TCP checks them: after a handshake
     // that verified the certificate, before any request goes out.
     if (auto bad_pin = c->tls_->check_pins(c->ssl_.get(), c->options_.host)) {
-      c->pin_failure_ = std::move(*bad_pin);
+      c->local_failure_ = QuicConnection::LocalFailure{std::move(*bad_pin), std::nullopt};
       return NGTCP2_ERR_CALLBACK_FAILURE;
     }
     c->handshake_completed_ = true;
@@ -342,7 +342,7 @@ void QuicConnection::stop_reading(int64_t stream_id, uint64_t app_error_code) {
 }
 
 void QuicConnection::fail_application(Error error, uint64_t app_error_code) {
-  if (!app_failure_) app_failure_.emplace(std::move(error), app_error_code);
+  if (!local_failure_) local_failure_ = LocalFailure{std::move(error), app_error_code};
 }
 
 void QuicConnection::schedule_timer() {
@@ -396,24 +396,17 @@ void QuicConnection::report_handshake() {
 }
 
 void QuicConnection::fail_ngtcp2(int rv) {
-  if (rv == NGTCP2_ERR_CALLBACK_FAILURE && pin_failure_) {
-    // Our refusal, not the server's fault in QUIC's terms: NO_ERROR.
-    Error error = std::move(*pin_failure_);
-    pin_failure_.reset();
+  if (rv == NGTCP2_ERR_CALLBACK_FAILURE && local_failure_) {
+    // We refused what the peer sent: the application's code to the peer,
+    // or NO_ERROR for our own refusal (a pin mismatch).
+    LocalFailure failure = std::move(*local_failure_);
+    local_failure_.reset();
     ngtcp2_ccerr ccerr;
     ngtcp2_ccerr_default(&ccerr);
+    if (failure.app_error_code)
+      ngtcp2_ccerr_set_application_error(&ccerr, *failure.app_error_code, nullptr, 0);
     send_connection_close(ccerr);
-    return fail(std::move(error));
-  }
-  if (rv == NGTCP2_ERR_CALLBACK_FAILURE && app_failure_) {
-    // The application refused what the peer sent: its code to the peer.
-    auto [error, code] = std::move(*app_failure_);
-    app_failure_.reset();
-    ngtcp2_ccerr ccerr;
-    ngtcp2_ccerr_default(&ccerr);
-    ngtcp2_ccerr_set_application_error(&ccerr, code, nullptr, 0);
-    send_connection_close(ccerr);
-    return fail(std::move(error));
+    return fail(std::move(failure.error));
   }
   if (rv == NGTCP2_ERR_CRYPTO) {
     // TLS refused: verification, a bad server message, an alert. The same

@@ -132,11 +132,17 @@ class QuicConnection final : public UdpSocketObserver {
   QuicConnectOptions options_;
   HandshakeDone done_;
   QuicApplication* app_ = nullptr;
-  std::optional<std::pair<Error, uint64_t>> app_failure_;  // fail_application's
+  // Why a callback of ours refused what the peer sent (ngtcp2 then reports
+  // NGTCP2_ERR_CALLBACK_FAILURE): the application's failure with the code
+  // its CONNECTION_CLOSE carries, or our own (a pin mismatch) without one.
+  struct LocalFailure {
+    Error error;
+    std::optional<uint64_t> app_error_code;
+  };
+  std::optional<LocalFailure> local_failure_;
   // The context whose pins the server's certificate must match once the
   // handshake is done (the session's, as over TCP); it outlives us.
   const TlsContext* tls_ = nullptr;
-  std::optional<Error> pin_failure_;  // the handshake ended on a pin mismatch
   std::unique_ptr<UdpSocket> socket_;
   NativeSocketAddress local_native_, peer_native_;
   bssl::UniquePtr<SSL> ssl_;
