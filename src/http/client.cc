@@ -26,6 +26,16 @@ PoolLimits limits_from(const TransportOptions& t) {
   return l;
 }
 
+// What the session's TLS contexts share, TCP and QUIC: verification,
+// the server name, the pins.
+TlsOptions verification_options(const ClientOptions& o) {
+  TlsOptions t;
+  t.insecure_skip_verify = o.insecure_skip_verify;
+  t.server_name_overwrite = o.server_name_overwrite;
+  t.pins = o.certificate_pinning_hosts;
+  return t;
+}
+
 }  // namespace
 
 HttpClient::HttpClient(Reactor& reactor, DnsResolver& resolver, ClientOptions options, bool single_request)
@@ -49,10 +59,7 @@ void HttpClient::modify(const ClientModification& m) {
 
 Result<std::unique_ptr<TlsContext>> HttpClient::make_tls_context(bool http1_only) const {
   ClientOptions o = options();
-  TlsOptions t;
-  t.insecure_skip_verify = o.insecure_skip_verify;
-  t.server_name_overwrite = o.server_name_overwrite;
-  t.pins = o.certificate_pinning_hosts;
+  TlsOptions t = verification_options(o);
   SpecOptions so{.disable_http3 = o.disable_http3, .random_extension_order = o.random_tls_extension_order};
   t.spec = apply_spec_options(*o.tls_spec, so);
   if (o.force_http1 || http1_only) t.spec = restrict_to_http1(std::move(t.spec));
@@ -61,10 +68,7 @@ Result<std::unique_ptr<TlsContext>> HttpClient::make_tls_context(bool http1_only
 
 Result<std::unique_ptr<TlsContext>> HttpClient::make_quic_tls_context() const {
   ClientOptions o = options();
-  TlsOptions t;
-  t.insecure_skip_verify = o.insecure_skip_verify;
-  t.server_name_overwrite = o.server_name_overwrite;
-  t.pins = o.certificate_pinning_hosts;
+  TlsOptions t = verification_options(o);
   // The browser's QUIC hello as captured (it permutes its own extensions);
   // withRandomTLSExtensionOrder is for the TCP hello upstream's utls builds.
   t.spec = *o.quic_tls;
