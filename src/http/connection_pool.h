@@ -94,8 +94,6 @@ class ConnectionPool {
   std::chrono::milliseconds idle_timeout() const { return limits_.idle_timeout; }
   // Waiters held for the origin's HTTP/1.1 connections (for tests).
   size_t held_waiters(const std::string& key) const { return h1_waiters_.held(key); }
-  // What a race settled on for the origin, if one did.
-  std::optional<RacedProtocol> raced(const std::string& key) const;
 
  private:
   struct Idle {
@@ -153,6 +151,8 @@ class ConnectionPool {
   void on_orphan_dialed(uint64_t id, Result<Connected> dialed);
   std::optional<Slot> try_reserve_slot(const std::string& key);
   void discard(std::shared_ptr<HttpConnection> conn);
+  // What a race settled on for the origin, if one did.
+  std::optional<RacedProtocol> raced(const std::string& key) const;
   std::shared_ptr<HttpConnection> take_h3(const std::string& key);
   // Waits for the origin's HTTP/3 dial, starting it if none runs; `waiter`
   // is called later, never from inside this call.

@@ -56,7 +56,6 @@ class H3DialRun final : public H3Dial {
     options.host = plan_.host;
     options.port = plan_.port;
     options.fingerprint = *plan_.quic;
-    options.handshake_timeout = plan_.handshake_timeout;
     H3Limits limits;
     limits.max_header_bytes = plan_.max_header_bytes;
     auto made = H3Connection::connect(

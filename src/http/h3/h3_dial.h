@@ -7,7 +7,6 @@
 // thread only.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -35,7 +34,6 @@ struct H3DialPlan {
   std::shared_ptr<const QuicFingerprint> quic;
   std::shared_ptr<const H3Fingerprint> h3;
   size_t max_header_bytes = size_t{10} << 20;
-  std::chrono::milliseconds handshake_timeout{10'000};
 };
 
 // Whether this build speaks HTTP/3 at all.
