@@ -31,7 +31,9 @@ using itest::call;
 using itest::cert_dir;
 using itest::json;
 using itest::lib;
+using itest::server_script;
 using itest::sha256_hex;
+using itest::start_once;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -69,39 +71,29 @@ const std::string& big_sha() {
 
 std::string cert() { return cert_dir() + "/good.pem"; }
 std::string key() { return cert_dir() + "/good.key"; }
-std::string script(const std::string& name) {
-  return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name;
-}
 std::string origin(int port) { return "https://127.0.0.1:" + std::to_string(port); }
-
-const json& start_once(const std::string& name, std::vector<std::string> argv) {
-  static std::map<std::string, std::unique_ptr<itest::ChildServer>> children;
-  auto& c = children[name];
-  if (!c) {
-    c = std::make_unique<itest::ChildServer>(std::move(argv));
-    if (c->info().value("port", 1) == 0) FAIL(name + " did not start");
-  }
-  return c->info();
-}
 
 // {"main","small","goaway"} ports.
 const json& node() {
-  return start_once("node", {"node", script("node_h2_server.js"), "--cert", cert(), "--key", key()});
+  return start_once("node", {"node", server_script("node_h2_server.js"), "--cert", cert(), "--key", key()});
 }
 std::string node_main() { return origin(node()["main"]); }
 std::string node_small() { return origin(node()["small"]); }
 std::string node_goaway() { return origin(node()["goaway"]); }
 std::string node_small_goaway() { return origin(node()["smallGoaway"]); }
 std::string nghttpd() {
-  return origin(start_once("nghttpd", {"bash", script("nghttpd.sh"), cert(), key()})["port"]);
+  return origin(start_once("nghttpd", {"bash", server_script("nghttpd.sh"), cert(), key()})["port"]);
 }
 std::string nghttpd_m10() {
-  return origin(start_once("nghttpd-m10", {"bash", script("nghttpd.sh"), cert(), key(), "-m", "10"})["port"]);
+  return origin(
+      start_once("nghttpd-m10", {"bash", server_script("nghttpd.sh"), cert(), key(), "-m", "10"})["port"]);
 }
-const json& nginx() { return start_once("nginx", {"bash", script("nginx_h2.sh"), cert(), key()}); }
+const json& nginx() { return start_once("nginx", {"bash", server_script("nginx_h2.sh"), cert(), key()}); }
 std::string nginx_main() { return origin(nginx()["port"]); }
 std::string nginx_goaway() { return origin(nginx()["goaway"]); }
-std::string h2o() { return origin(start_once("h2o", {"bash", script("h2o.sh"), cert(), key()})["port"]); }
+std::string h2o() {
+  return origin(start_once("h2o", {"bash", server_script("h2o.sh"), cert(), key()})["port"]);
+}
 
 // ---- requests ----
 
@@ -399,7 +391,7 @@ TEST_CASE("a server that floods PING or SETTINGS and never reads is cut off by n
     INFO(mode);
     const json& server = start_once(
         std::string("flood-") + mode,
-        {"python3", script("h2_flood_server.py"), "--cert", cert(), "--key", key(), "--mode", mode});
+        {"python3", server_script("h2_flood_server.py"), "--cert", cert(), "--key", key(), "--mode", mode});
     auto t0 = Clock::now();
     json r = get(origin(server["port"]) + "/", {{"timeoutSeconds", 60}});
     const double took = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -418,7 +410,7 @@ TEST_CASE("a server that breaks HTTP/2 gets upstream's answer, word for word", "
   // off: Go takes a `connection` header, a value with spaces around it and
   // a body shorter than its Content-Length, which nghttp2 refused.
   const json& server =
-      start_once("rogue", {"python3", script("h2_rogue_server.py"), "--cert", cert(), "--key", key()});
+      start_once("rogue", {"python3", server_script("h2_rogue_server.py"), "--cert", cert(), "--key", key()});
   struct Case {
     const char* mode;
     int status;

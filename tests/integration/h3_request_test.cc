@@ -17,8 +17,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,26 +34,22 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string script(const std::string& name) {
-  return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name;
-}
+using itest::server_script;
 
-int start_once(const std::string& name, std::vector<std::string> argv) {
-  static std::map<std::string, std::unique_ptr<itest::ChildServer>> children;
-  auto& c = children[name];
-  if (!c) c = std::make_unique<itest::ChildServer>(std::move(argv));
-  const int port = c->info().value("port", 0);
+// The server's port, the server started on first use.
+int port_of(const std::string& name, std::vector<std::string> argv) {
+  const int port = itest::start_once(name, std::move(argv)).value("port", 0);
   REQUIRE(port != 0);
   return port;
 }
 
 int caddy() {
-  return start_once("caddy",
-                    {"bash", script("caddy.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  return port_of("caddy",
+                 {"bash", server_script("caddy.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
 }
 int nghttpd() {
-  return start_once("nghttpd",
-                    {"bash", script("nghttpd.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  return port_of("nghttpd",
+                 {"bash", server_script("nghttpd.sh"), cert_dir() + "/good.pem", cert_dir() + "/good.key"});
 }
 
 bool library_speaks_http3() {
@@ -73,13 +67,6 @@ json racing_get(const std::string& url, const std::string& profile, const std::s
 
 void end_session(const std::string& session) {
   itest::call_fn(itest::lib().destroySession, {{"sessionId", session}});
-}
-
-json first_capture(const std::string& browser) {
-  std::ifstream in(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser + "/h3_captures.jsonl");
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  return json::parse(line);
 }
 
 // A loopback port nothing listens on, TCP or UDP (bound, then let go).
@@ -128,10 +115,10 @@ TEST_CASE("withProtocolRacing: HTTP/3 with the real browser's QUIC hello, contro
   const std::string browser = GENERATE("chromium_156", "firefox_153");
   INFO(browser);
   const int port =
-      start_once("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+      port_of("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
   const std::string session = "h3-capture-" + browser;
   const std::string base = "https://localhost:" + std::to_string(port);
-  const json real = first_capture(browser);
+  const json real = itest::first_h3_capture(browser);
 
   // Nothing listens on the TCP port: the TCP leg fails 300 ms in, and the
   // request waits for HTTP/3, which wins.
@@ -160,7 +147,7 @@ TEST_CASE("withProtocolRacing: the TCP leg fails first, and the request waits fo
     return;
   }
   const int port =
-      start_once("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+      port_of("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
   // The first flight is lost on the way: HTTP/3 is ready only after its
   // retransmission, long after the TCP leg (nothing listens on the relay's
   // TCP port) began at 300 ms and failed.

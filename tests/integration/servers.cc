@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -104,6 +105,20 @@ ChildServer::~ChildServer() {
   std::fprintf(stderr, "test server %d ignored SIGTERM for 10 s: killed\n", pid_);
   kill(pid_, SIGKILL);
   waitpid(pid_, nullptr, 0);
+}
+
+std::string server_script(const std::string& name) {
+  return std::string(TLSC_SOURCE_DIR) + "/tests/servers/" + name;
+}
+
+const json& start_once(const std::string& name, std::vector<std::string> argv) {
+  static std::map<std::string, std::unique_ptr<ChildServer>> children;
+  auto& c = children[name];
+  if (!c) {
+    c = std::make_unique<ChildServer>(std::move(argv));
+    if (c->info().value("port", 1) == 0) throw std::runtime_error(name + " did not start");
+  }
+  return c->info();
 }
 
 const H1Servers& h1_servers() {

@@ -33,6 +33,13 @@ class ChildServer {
   json info_;
 };
 
+// tests/servers/NAME.
+std::string server_script(const std::string& name);
+
+// A ChildServer started on first use under `name` and kept for the rest of
+// the process; its info. A server that reports port 0 fails the test.
+const json& start_once(const std::string& name, std::vector<std::string> argv);
+
 // The Node loopback servers of tests/servers/h1_server.js, started once.
 struct H1Servers {
   std::string http;  // "http://127.0.0.1:port"

@@ -1,16 +1,27 @@
-// What the HTTP/3 capture server (tests/servers/h3_capture_server.cc) and
-// the browsers' captures (tests/data/browsers/*/h3_captures.jsonl) say,
-// reduced to what a comparison with the real browser reads: the control
-// stream's frames and a request's pseudo-header order. Shared by
+// The real browsers' HTTP/3 captures (tests/data/browsers/*/h3_captures.jsonl),
+// and those and the HTTP/3 capture server's answers
+// (tests/servers/h3_capture_server.cc) reduced to what a comparison reads:
+// the control stream's frames and a request's pseudo-header order. Shared by
 // tests/quic and the integration tests that go through the ABI.
 #pragma once
 
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 namespace itest {
+
+// The first page load of a real browser's HTTP/3 capture
+// (tests/data/browsers/BROWSER/h3_captures.jsonl). Needs TLSC_SOURCE_DIR.
+inline nlohmann::json first_h3_capture(const std::string& browser) {
+  std::ifstream in(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser + "/h3_captures.jsonl");
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  return nlohmann::json::parse(line);
+}
 
 // The control stream's frames as comparable text: SETTINGS as "id=value"
 // (a GREASE setting as "GREASE"), a GREASE frame as "GREASE frame", a

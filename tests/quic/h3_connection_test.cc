@@ -15,7 +15,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <future>
 #include <memory>
 #include <optional>
@@ -36,13 +35,6 @@ using itest::H3Client;
 using itest::H3Heard;
 using itest::wait_for;
 using json = nlohmann::json;
-
-json first_capture(const std::string& browser) {
-  std::ifstream in(std::string(TLSC_SOURCE_DIR) + "/tests/data/browsers/" + browser + "/h3_captures.jsonl");
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  return json::parse(line);
-}
 
 std::unique_ptr<itest::ChildServer> capture_server() {
   setenv("SSL_CERT_FILE", (itest::cert_dir() + "/ca.pem").c_str(), 1);
@@ -71,7 +63,7 @@ TEST_CASE("H3Connection: the browser's control stream and pseudo-header order, a
   CHECK(heard.head->status == 200);
   CHECK(heard.head->proto == "HTTP/3.0");
   const json seen = json::parse(heard.body);
-  const json real = first_capture(browser);
+  const json real = itest::first_h3_capture(browser);
 
   CHECK(itest::h3_control_shape(seen) == itest::h3_control_shape(real));
   CHECK(seen.at("uni_streams").at(0) == json({{"id", 2}, {"type", 0}}));
