@@ -466,6 +466,33 @@ def websocket_block(name):
     return None
 
 
+# The QUIC layer of a browser family whose profiles have HTTP/3 settings.
+# Upstream's Go literals hold only the HTTP/3 SETTINGS: its QUIC Initial is
+# quic-go's own, the same for every profile, which no browser sends. So a
+# profile takes the QUIC block (version, connection-ID lengths, datagram
+# size, transport parameters, the QUIC ClientHello) of the browser captured
+# here of its family: Chromium 156 for Chrome and Brave, Firefox ESR 153 for
+# Firefox. Both browsers' QUIC hellos changed little between those versions
+# (the same transport-parameter set, ALPS codepoint and groups in Chrome 131
+# to 156; neqo's set since Firefox 128), and the block is named as borrowed in
+# the profile's comment. Without it a profile races nothing (abi/COMPAT.md).
+QUIC_FROM_CAPTURE = [
+    (("chrome_", "brave_"), "chromium_156"),
+    (("firefox_",), "firefox_153"),
+]
+
+
+def quic_block(name, profiles_dir):
+    """(block, captured profile name) for a profile of a captured family,
+    read from the captured profile's file in profiles_dir; (None, None)
+    otherwise."""
+    for prefixes, captured in QUIC_FROM_CAPTURE:
+        if name.startswith(prefixes):
+            with open(os.path.join(profiles_dir, f"{captured}.json")) as f:
+                return json.load(f)["http3"]["quic"], captured
+    return None, None
+
+
 def firefox_shares_x25519_key(name, tls):
     """Firefox (NSS) puts one X25519 key in both its X25519MLKEM768 share
     and its x25519 share; utls, and so upstream's firefox_* profiles, make
@@ -697,6 +724,11 @@ def main():
                 doc["comment"] += " " + REFUSED_BY_SERVERS[name]
             doc["http2"] = h2
             if h3:
+                quic, captured = quic_block(name, args.out)
+                if quic:
+                    h3["quic"] = quic
+                    doc["comment"] += (f" http3.quic: {captured}'s, captured here (upstream's QUIC layer is "
+                                       "quic-go's, the same for every profile; abi/COMPAT.md).")
                 doc["http3"] = h3
             doc["allow_http"] = allow_http
             ws = websocket_block(name)

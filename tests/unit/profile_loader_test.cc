@@ -263,6 +263,38 @@ TEST_CASE("profile registry: chromium_156 and firefox_153 carry their browsers' 
   CHECK(firefox->quic_tls->record_size_limit == 16385);
 }
 
+TEST_CASE("profile registry: upstream's profiles with HTTP/3 settings take their family's QUIC layer",
+          "[profiles]") {
+  // Every profile with an http3 block has a QUIC fingerprint, so that
+  // withProtocolRacing races for it; the upstream ones borrow the captured
+  // browser's (profiles/tools/convert_upstream.py, QUIC_FROM_CAPTURE).
+  const auto [name, captured] = GENERATE(table<std::string, std::string>({
+      {"chrome_144", "chromium_156"},
+      {"chrome_144_PSK", "chromium_156"},
+      {"firefox_147", "firefox_153"},
+      {"firefox_147_PSK", "firefox_153"},
+      {"firefox_148", "firefox_153"},
+  }));
+  INFO(name);
+  const tlsc::Profile* profile = tlsc::lookup_profile(name);
+  const tlsc::Profile* browser = tlsc::lookup_profile(captured);
+  REQUIRE(profile != nullptr);
+  REQUIRE(browser != nullptr);
+  REQUIRE(profile->h3.has_value());
+  REQUIRE(profile->quic.has_value());
+  REQUIRE(profile->quic_tls.has_value());
+  CHECK(profile->quic->version == browser->quic->version);
+  CHECK(profile->quic->dcid_length == browser->quic->dcid_length);
+  CHECK(profile->quic->scid_length == browser->quic->scid_length);
+  CHECK(profile->quic->max_datagram_size.ipv4 == browser->quic->max_datagram_size.ipv4);
+  CHECK(profile->quic->transport_parameters.parameters.size() ==
+        browser->quic->transport_parameters.parameters.size());
+  CHECK(profile->quic->transport_parameters.shuffled == browser->quic->transport_parameters.shuffled);
+  CHECK(profile->quic_tls->extensions == browser->quic_tls->extensions);
+  CHECK(profile->quic_tls->cipher_suites == browser->quic_tls->cipher_suites);
+  CHECK(profile->quic_tls->signature_algorithms == browser->quic_tls->signature_algorithms);
+}
+
 TEST_CASE("profile parser: http3 above QUIC, as the connection's H3Fingerprint", "[profiles]") {
   auto p = parse_profile(
       minimal("h", "", R"(, "http3": {"settings": [["0x1", 65536], ["0x6", 262144], ["0x33", 1]],
