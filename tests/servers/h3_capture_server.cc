@@ -9,6 +9,10 @@
 // stream. Each response's body is the capture of its connection so far, with
 // the QUIC ClientHello's JA4 ("q") and the transport parameters the client
 // sent; each request also appends that capture to --log as one JSON line.
+// A request stream's capture says whether the client reset it ("reset").
+// Two paths act instead of answering: /hold... is never answered, and
+// /close... ends the connection (CONNECTION_CLOSE, H3_NO_ERROR), /reset...
+// drops it and answers the client's next packet with a Stateless Reset.
 //   h3_capture_server CERT KEY [--log FILE]
 // Listens on UDP 127.0.0.1 and ::1 (one port); prints {"port":N}; stops when
 // stdin closes. One thread; every connection ends at its idle timeout.
@@ -22,6 +26,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -74,6 +79,7 @@ struct RequestStream {
   json headers = json::array();
   std::string body;  // the response, kept until acknowledged
   bool responded = false;
+  bool reset_by_client = false;  // RESET_STREAM or STOP_SENDING came for it
 };
 
 struct Connection {
@@ -90,6 +96,9 @@ struct Connection {
   std::map<int64_t, h3_frames::StreamReader> client_streams;  // every stream the client opened
   std::vector<int64_t> uni_order;  // the client's unidirectional streams, as opened
   std::map<int64_t, std::unique_ptr<RequestStream>> requests;
+  bool close_now = false;  // a request asked for /close: CONNECTION_CLOSE after this round
+  bool reset_now = false;  // a request asked for /reset: forget the connection at once
+  ngtcp2_stateless_reset_token reset_token{};  // the one in our transport parameters
   bool closed = false;
 
   ~Connection() {
@@ -128,7 +137,8 @@ struct Connection {
       json frames = json::array();
       if (auto it = client_streams.find(id); it != client_streams.end())
         for (const auto& f : it->second.frames()) frames.push_back({{"type", f.type}, {"length", f.length}});
-      streams.push_back({{"id", id}, {"headers", req->headers}, {"frames", frames}});
+      streams.push_back(
+          {{"id", id}, {"headers", req->headers}, {"frames", frames}, {"reset", req->reset_by_client}});
     }
     return {{"peer", peer},
             {"tls", tls},
@@ -224,6 +234,22 @@ int h3_end_stream(nghttp3_conn* h3, int64_t stream_id, void* user_data, void* st
   auto* req = static_cast<RequestStream*>(stream_user_data);
   if (!req || req->responded) return 0;
   req->responded = true;
+  std::string path;
+  for (const auto& h : req->headers)
+    if (h.at(0) == ":path") path = h.at(1);
+  // /hold...: never answered (the client cancels it, or times out).
+  if (path.starts_with("/hold")) return 0;
+  // /close...: the connection ends instead of an answer.
+  if (path.starts_with("/close")) {
+    c->close_now = true;
+    return 0;
+  }
+  // /reset...: the server loses the connection (as a restarted one) and
+  // answers what the client sends next with a Stateless Reset.
+  if (path.starts_with("/reset")) {
+    c->reset_now = true;
+    return 0;
+  }
   const json cap = c->capture();
   log_line(cap.dump());
   req->body = cap.dump(2) + "\n";
@@ -330,8 +356,18 @@ int extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t, void* user
   return c->h3 && nghttp3_conn_unblock_stream(c->h3, stream_id) != 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
 }
 
+void mark_reset(Connection* c, int64_t stream_id) {
+  if (auto it = c->requests.find(stream_id); it != c->requests.end()) it->second->reset_by_client = true;
+}
+
+int recv_stop_sending(ngtcp2_conn*, int64_t stream_id, uint64_t, void* user_data, void*) {
+  mark_reset(static_cast<Connection*>(user_data), stream_id);
+  return 0;
+}
+
 int stream_reset(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t, void* user_data, void*) {
   auto* c = static_cast<Connection*>(user_data);
+  mark_reset(c, stream_id);
   return c->h3 && nghttp3_conn_shutdown_stream_read(c->h3, stream_id) != 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
 }
 
@@ -363,6 +399,7 @@ ngtcp2_callbacks quic_callbacks() {
   cb.stream_close = stream_close;
   cb.extend_max_stream_data = extend_max_stream_data;
   cb.stream_reset = stream_reset;
+  cb.recv_stop_sending = recv_stop_sending;
   return cb;
 }
 
@@ -418,6 +455,23 @@ bool flush(Connection* c) {
   return true;
 }
 
+// CONNECTION_CLOSE with H3_NO_ERROR, as a server going away sends it.
+void close_connection(Connection* c) {
+  ngtcp2_ccerr ccerr;
+  ngtcp2_ccerr_default(&ccerr);
+  ngtcp2_ccerr_set_application_error(&ccerr, NGHTTP3_H3_NO_ERROR, nullptr, 0);
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  ngtcp2_pkt_info pi{};
+  uint8_t buf[1500];
+  const ngtcp2_ssize n =
+      ngtcp2_conn_write_connection_close(c->conn, &ps.path, &pi, buf, sizeof buf, &ccerr, now_ns());
+  if (n > 0)
+    sendto(c->socket->fd, buf, static_cast<size_t>(n), 0, reinterpret_cast<sockaddr*>(&c->remote),
+           c->remote_len);
+  c->closed = true;
+}
+
 std::unique_ptr<Connection> accept_connection(SSL_CTX* ctx, const Socket* s, const sockaddr_storage& from,
                                               socklen_t from_len, const std::string& peer,
                                               const uint8_t* data, size_t len) {
@@ -448,6 +502,7 @@ std::unique_ptr<Connection> accept_connection(SSL_CTX* ctx, const Socket* s, con
   params.max_idle_timeout = 30ull * NGTCP2_SECONDS;
   params.stateless_reset_token_present = 1;
   RAND_bytes(params.stateless_reset_token, sizeof params.stateless_reset_token);
+  std::memcpy(c->reset_token.data, params.stateless_reset_token, sizeof c->reset_token.data);
   ngtcp2_cid scid;
   scid.datalen = 8;
   RAND_bytes(scid.data, scid.datalen);
@@ -534,6 +589,9 @@ int main(int argc, char** argv) {
       .detach();
 
   std::map<std::string, std::unique_ptr<Connection>> conns;
+  // Peers whose connection /reset dropped: their next packet gets a
+  // Stateless Reset with the connection's token.
+  std::map<std::string, ngtcp2_stateless_reset_token> reset_peers;
   for (;;) {
     ngtcp2_tstamp next = UINT64_MAX;
     for (const auto& [peer, c] : conns) next = std::min(next, ngtcp2_conn_get_expiry(c->conn));
@@ -554,6 +612,21 @@ int main(int argc, char** argv) {
         if (n <= 0) break;
         const std::string peer = peer_name(from);
         auto it = conns.find(peer);
+        if (it != conns.end() && it->second->reset_now) it = conns.end();  // dropped in this batch
+        if (auto r = reset_peers.find(peer); it == conns.end() && r != reset_peers.end()) {
+          // Smaller than what came, as RFC 9000 section 10.3.3 wants.
+          uint8_t reset[64], unpredictable[40];
+          RAND_bytes(unpredictable, sizeof unpredictable);
+          const size_t random_len = std::min<size_t>(sizeof unpredictable, static_cast<size_t>(n) - 18);
+          if (n > 24) {
+            const ngtcp2_ssize len =
+                ngtcp2_pkt_write_stateless_reset2(reset, sizeof reset, &r->second, unpredictable, random_len);
+            if (len > 0)
+              sendto(fds[i].fd, reset, static_cast<size_t>(len), 0, reinterpret_cast<sockaddr*>(&from),
+                     from_len);
+          }
+          continue;
+        }
         if (it == conns.end()) {
           auto c =
               accept_connection(ctx.get(), &sockets[i], from, from_len, peer, buf, static_cast<size_t>(n));
@@ -568,7 +641,15 @@ int main(int argc, char** argv) {
           c->closed = true;
           continue;
         }
+        if (c->reset_now) {
+          // Gone without a word, not even the ACK of the request: the
+          // client sends it again, and meets the reset.
+          reset_peers[peer] = c->reset_token;
+          c->closed = true;
+          continue;
+        }
         if (!flush(c)) c->closed = true;
+        if (c->close_now && !c->closed) close_connection(c);
       }
     }
     for (auto it = conns.begin(); it != conns.end();) {

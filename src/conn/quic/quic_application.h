@@ -60,8 +60,8 @@ class QuicApplication {
   // application with nothing returns stream_id -1.
   virtual Result<QuicOutgoing> next_outgoing(QuicBytes* out, size_t max) = 0;
   // `size` bytes of what next_outgoing offered on the stream went into
-  // packets (with its fin, when all of it went).
-  virtual bool on_outgoing_written(int64_t stream_id, size_t size) = 0;
+  // packets; fin: its fin too (it was offered, and all of it went).
+  virtual bool on_outgoing_written(int64_t stream_id, size_t size, bool fin) = 0;
   // The stream cannot take more now (the peer's flow control): offer
   // nothing on it until on_stream_unblocked.
   virtual void on_outgoing_blocked(int64_t stream_id) = 0;

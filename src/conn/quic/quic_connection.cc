@@ -276,9 +276,13 @@ void QuicConnection::write() {
       app_->on_outgoing_shut(outgoing.stream_id);
       continue;
     }
-    if (outgoing.stream_id >= 0 && written >= 0 &&
-        !app_->on_outgoing_written(outgoing.stream_id, static_cast<size_t>(written)))
-      return fail_ngtcp2(NGTCP2_ERR_CALLBACK_FAILURE);
+    if (outgoing.stream_id >= 0 && written >= 0) {
+      size_t offered = 0;
+      for (size_t i = 0; i < outgoing.count; ++i) offered += pieces[i].size;
+      const bool fin_written = outgoing.fin && static_cast<size_t>(written) == offered;
+      if (!app_->on_outgoing_written(outgoing.stream_id, static_cast<size_t>(written), fin_written))
+        return fail_ngtcp2(NGTCP2_ERR_CALLBACK_FAILURE);
+    }
     if (n == NGTCP2_ERR_WRITE_MORE) continue;  // the packet has room for more
     if (n < 0) return fail_ngtcp2(static_cast<int>(n));
     if (n == 0) break;

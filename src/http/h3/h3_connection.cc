@@ -543,9 +543,15 @@ Result<QuicOutgoing> H3Connection::next_outgoing(QuicBytes* out, size_t max) {
   return outgoing;
 }
 
-bool H3Connection::on_outgoing_written(int64_t stream_id, size_t size) {
+bool H3Connection::on_outgoing_written(int64_t stream_id, size_t size, bool fin) {
   const int rv = nghttp3_conn_add_write_offset(h3_, stream_id, size);
-  return rv == 0 || fail_nghttp3(rv);
+  if (rv != 0) return fail_nghttp3(rv);
+  // The request's last byte left: from now on it waits for its answer.
+  if (fin) {
+    if (Exchange* e = exchange_on(stream_id); e != nullptr && e->observer != nullptr)
+      e->observer->on_request_sent();
+  }
+  return true;
 }
 
 void H3Connection::on_outgoing_blocked(int64_t stream_id) { nghttp3_conn_block_stream(h3_, stream_id); }

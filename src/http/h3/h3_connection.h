@@ -92,7 +92,7 @@ class H3Connection final : public HttpConnection,
   // Starts requests that waited for the server to allow more streams.
   void on_bidi_streams_allowed(uint64_t max_streams) override;
   Result<QuicOutgoing> next_outgoing(QuicBytes* out, size_t max) override;
-  bool on_outgoing_written(int64_t stream_id, size_t size) override;
+  bool on_outgoing_written(int64_t stream_id, size_t size, bool fin) override;
   void on_outgoing_blocked(int64_t stream_id) override;
   void on_outgoing_shut(int64_t stream_id) override;
   void on_connection_closed(const Error& error) override;
