@@ -105,6 +105,7 @@ Result<ClientOptions> client_options_from_input(const RequestInput& in) {
   o.force_http1 = in.force_http1;
   o.disable_http3 = in.disable_http3;
   o.protocol_racing = in.with_protocol_racing;
+  o.alt_svc = in.with_alt_svc;
   o.random_tls_extension_order = in.with_random_tls_extension_order;
   o.debug = in.with_debug;
   // tls-client's validateConfig, its checks in its order and words.

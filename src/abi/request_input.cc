@@ -392,6 +392,7 @@ const Fields<RequestInput>& request_fields() {
         .add("streamOutputBlockSize", &R::stream_output_block_size)
         .add("maxResponseBodyBytes", &R::max_response_body_bytes)
         .add("notifyOnData", &R::notify_on_data)
+        .add("withAltSvc", &R::with_alt_svc)
         .add("streamOutputEOFSymbol", &R::stream_output_eof_symbol)
         .add("streamOutputPath", &R::stream_output_path)
         .add("requestMethod", &R::request_method)

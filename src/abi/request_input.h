@@ -111,6 +111,7 @@ struct RequestInput {
   bool force_http1 = false;
   bool disable_http3 = false;
   bool with_protocol_racing = false;
+  bool with_alt_svc = false;  // ours: HTTP/3 once the origin advertised it (Alt-Svc)
   bool insecure_skip_verify = false;
   bool is_byte_request = false;
   bool is_byte_response = false;

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "cookies/cookie_jar.h"
+#include "http/alt_svc.h"
 #include "http/client_options.h"
 #include "http/connection_pool.h"
 #include "net/dns_resolver.h"
@@ -52,6 +53,8 @@ class HttpClient {
   Reactor& reactor() { return reactor_; }
   DnsResolver& resolver() { return resolver_; }
   ConnectionPool& pool() { return pool_; }
+  // The origins' HTTP/3 alternatives (withAltSvc).
+  AltSvcCache& alt_svc() { return alt_svc_; }
   bool single_request() const { return single_request_; }
   // Made on first use: the SSL_CTX and ticket cache of this client.
   Result<TlsContext*> tls_context();
@@ -77,6 +80,7 @@ class HttpClient {
   std::mutex jar_mu_;
   CookieJar jar_;
   ConnectionPool pool_;
+  AltSvcCache alt_svc_;
   Result<std::unique_ptr<TlsContext>> make_tls_context(bool http1_only) const;
   Result<std::unique_ptr<TlsContext>> make_quic_tls_context() const;
 

@@ -56,6 +56,10 @@ struct ClientOptions {
   std::shared_ptr<const QuicFingerprint> quic;
   std::shared_ptr<const H3Fingerprint> h3;
   bool protocol_racing = false;  // withProtocolRacing
+  // withAltSvc (ours): an https origin's Alt-Svc "h3" alternative is
+  // remembered (http/alt_svc.h), and requests race HTTP/3 to it while it
+  // lasts, as withProtocolRacing races them.
+  bool alt_svc = false;
   std::chrono::milliseconds timeout{30000};
   bool follow_redirects = false;
   bool use_cookie_jar = true;

@@ -268,10 +268,12 @@ std::shared_ptr<HttpConnection> ConnectionPool::take_h3(const std::string& key) 
   return it->second.conn;
 }
 
-void ConnectionPool::join_h3_dial(const std::string& key, const H3DialPlan& plan, H3Waiter waiter) {
+void ConnectionPool::join_h3_dial(const std::string& key, const H3DialPlan& plan, RaceSettling settling,
+                                  H3Waiter waiter) {
   H3Origin& o = h3_origins_[key];
   o.waiters.push_back(std::move(waiter));
   if (o.dial) return;
+  o.settling = settling;
   o.dial = dial_h3(
       reactor_, resolver_, plan, key,
       [this, key](Result<std::shared_ptr<HttpConnection>> r) { on_h3_dialed(key, std::move(r)); },
@@ -303,6 +305,9 @@ void ConnectionPool::on_h3_dialed(const std::string& key, Result<std::shared_ptr
       o.conn = *r;
       raced_[key] = RacedProtocol::h3;
     }
+  } else if (o.settling == RaceSettling::until_broken) {
+    // An advertised alternative that fails is broken for the session.
+    raced_[key] = RacedProtocol::tcp;
   } else {
     // A protocol that fails is forgotten, as upstream's clearProtocolCache.
     if (auto won = raced_.find(key); won != raced_.end() && won->second == RacedProtocol::h3)
@@ -377,7 +382,8 @@ void ConnectionPool::Acquisition::deliver(Result<std::shared_ptr<HttpConnection>
     stop_waiting();
     return;
   }
-  if (r && !over_h3 && tcp_started_ && options_.h3 && !pool_.raced(options_.key)) {
+  if (r && !over_h3 && tcp_started_ && options_.h3 && options_.settling == RaceSettling::first_winner &&
+      !pool_.raced(options_.key)) {
     // The race's TCP leg won.
     pool_.raced_[options_.key] = RacedProtocol::tcp;
   }
@@ -479,7 +485,7 @@ bool ConnectionPool::Acquisition::race_h3() {
   }
   if (!h3_waiting_) {
     h3_waiting_ = true;
-    pool_.join_h3_dial(key, *options_.h3,
+    pool_.join_h3_dial(key, *options_.h3, options_.settling,
                        [this, alive = liveness_.watch()](Result<std::shared_ptr<HttpConnection>> r) {
                          if (alive && h3_waiting_) on_h3_dialed(std::move(r));
                        });

@@ -42,6 +42,19 @@ struct PoolLimits {
   size_t max_conns_per_host = 0;  // Go's MaxConnsPerHost; 0: no limit
 };
 
+// How a race settles an origin's protocol for the next requests.
+enum class RaceSettling {
+  // withProtocolRacing, as upstream's protocolCache: the first winner, TCP
+  // or HTTP/3, is used alone from then on; a protocol that fails is
+  // forgotten and the next request races again.
+  first_winner,
+  // withAltSvc alone, as Chrome treats an advertised alternative: a TCP win
+  // settles nothing (an HTTP/3 connection that completes later serves the
+  // next requests); an HTTP/3 failure marks the alternative broken, and
+  // the origin stays on TCP for the session.
+  until_broken,
+};
+
 // What one request asks the pool for.
 struct AcquireOptions {
   std::string key;      // the origin's pool key (http/origin.h)
@@ -66,6 +79,7 @@ struct AcquireOptions {
   // by the transaction only where HTTP/3 may go: https, no proxy, a profile
   // with a QUIC fingerprint, a build with HTTP/3.
   std::optional<H3DialPlan> h3;
+  RaceSettling settling = RaceSettling::first_winner;
 };
 
 // The protocol a race settled on for an origin (upstream's protocolCache).
@@ -115,6 +129,7 @@ class ConnectionPool {
     std::shared_ptr<HttpConnection> conn;
     std::unique_ptr<H3Dial> dial;
     std::vector<H3Waiter> waiters;
+    RaceSettling settling = RaceSettling::first_winner;  // the dial's, from the request that began it
   };
   using H1Take = std::function<void(std::shared_ptr<HttpConnection>)>;
   // Where a running dial's result goes: its acquisition, or the pool once
@@ -156,7 +171,7 @@ class ConnectionPool {
   std::shared_ptr<HttpConnection> take_h3(const std::string& key);
   // Waits for the origin's HTTP/3 dial, starting it if none runs; `waiter`
   // is called later, never from inside this call.
-  void join_h3_dial(const std::string& key, const H3DialPlan& plan, H3Waiter waiter);
+  void join_h3_dial(const std::string& key, const H3DialPlan& plan, RaceSettling settling, H3Waiter waiter);
   void on_h3_dialed(const std::string& key, Result<std::shared_ptr<HttpConnection>> r);
   void forget_h3(const std::string& key, HttpConnection* conn);
 

@@ -1,5 +1,7 @@
 #include "http/origin.h"
 
+#include "core/ascii.h"
+
 namespace tlsc {
 
 std::string pool_key(const Url& url, const ClientOptions& options) {
@@ -39,15 +41,26 @@ DialPlan dial_plan(const Url& url, const ClientOptions& options, TlsContext* tls
   return p;
 }
 
-bool may_race_h3(const Url& url, const ClientOptions& options) {
-  return options.protocol_racing && url.scheme == "https" && !options.force_http1 && !options.disable_http3 &&
-         !options.proxy && options.quic && options.quic_tls && options.h3 && http3_available();
+bool may_use_h3(const Url& url, const ClientOptions& options) {
+  return (options.protocol_racing || options.alt_svc) && url.scheme == "https" && !options.force_http1 &&
+         !options.disable_http3 && !options.proxy && options.quic && options.quic_tls && options.h3 &&
+         http3_available();
 }
 
-H3DialPlan h3_dial_plan(const Url& url, const ClientOptions& options, TlsContext* quic_tls) {
+std::string alt_svc_origin(const Url& url) {
+  std::string origin = url.scheme;
+  origin += "://";
+  origin += ascii_lowercase(url.hostname);
+  origin += ':';
+  origin += std::to_string(url.effective_port());
+  return origin;
+}
+
+H3DialPlan h3_dial_plan(const Url& url, const ClientOptions& options, TlsContext* quic_tls,
+                        std::optional<uint16_t> alt_port) {
   H3DialPlan p;
   p.host = url.hostname;
-  p.port = url.effective_port();
+  p.port = alt_port ? *alt_port : url.effective_port();
   p.families = options.families;
   p.tls = quic_tls;
   p.quic = options.quic;

@@ -359,13 +359,22 @@ void Transaction::begin_hop() {
       a.h2_limits.max_header_bytes = static_cast<size_t>(options_.transport.max_response_header_bytes);
     }
     a.h2_limits.single_use = options_.transport.disable_keep_alives;
-    if (may_race_h3(url_, options_)) {
-      auto quic_tls = client_->tls_context_quic();
-      if (!quic_tls) {
-        fail(quic_tls.error());
-        return;
+    if (may_use_h3(url_, options_)) {
+      // withAltSvc: the origin's advertised HTTP/3 port while it lasts
+      // (and no race without one); withProtocolRacing races either way.
+      std::optional<uint16_t> alt_port;
+      if (options_.alt_svc) {
+        alt_port = client_->alt_svc().h3_port(alt_svc_origin(url_), std::chrono::steady_clock::now());
       }
-      a.h3 = h3_dial_plan(url_, options_, *quic_tls);
+      if (options_.protocol_racing || alt_port) {
+        auto quic_tls = client_->tls_context_quic();
+        if (!quic_tls) {
+          fail(quic_tls.error());
+          return;
+        }
+        a.h3 = h3_dial_plan(url_, options_, *quic_tls, alt_port);
+        a.settling = options_.protocol_racing ? RaceSettling::first_winner : RaceSettling::until_broken;
+      }
     }
     std::weak_ptr<Transaction> weak = weak_from_this();
     acquisition_ = client_->pool().begin(std::move(a), [weak](AcquireProgress p) {
@@ -441,6 +450,15 @@ void Transaction::on_response_head(const ResponseHead& head) {
   failing_on_no_memory([&] { take_response_head(head); });
 }
 
+void Transaction::learn_alt_svc() {
+  std::vector<std::string_view> values;
+  for (const auto& [k, v] : head_.headers) {
+    if (k == "Alt-Svc") values.push_back(v);
+  }
+  if (values.empty()) return;
+  client_->alt_svc().learn(alt_svc_origin(url_), url_.hostname, values, std::chrono::steady_clock::now());
+}
+
 void Transaction::take_response_head(const ResponseHead& head) {
   head_ = head;
   set_state(TransactionState::reading_body);
@@ -460,6 +478,7 @@ void Transaction::take_response_head(const ResponseHead& head) {
       });
     }
   }
+  if (options_.alt_svc && url_.scheme == "https") learn_alt_svc();
   // Redirects, as Go's redirectBehavior decides them.
   int s = head_.status;
   if (options_.follow_redirects && (s == 301 || s == 302 || s == 303 || s == 307 || s == 308)) {

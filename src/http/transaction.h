@@ -87,6 +87,8 @@ class Transaction final : public ExchangeObserver,
   template <class F>
   void failing_on_no_memory(F&& step);
   void take_response_head(const ResponseHead& head);
+  // withAltSvc: what the response's Alt-Svc says of the origin's HTTP/3.
+  void learn_alt_svc();
   void take_response_body(std::string_view bytes);
   // One bounded step of the decoder over `in` (advanced past what it
   // used), its output to the sink or the body. False when it ended the

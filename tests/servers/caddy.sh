@@ -4,7 +4,9 @@
 # UDP), with the test PKI's certificate; no admin endpoint, nothing kept.
 # Also: /redirect (302 to /hello.txt), /cookie (sets h3=yes),
 # /echo-cookie (answers with the Cookie header it got), /gzip (2 600 bytes
-# of "compressible ", gzip-encoded when the client accepts it).
+# of "compressible ", gzip-encoded when the client accepts it),
+# /alt-svc?v=VALUE (answers with the field Alt-Svc: VALUE instead of
+# Caddy's own, which is h3=":PORT"; ma=2592000 on HTTP/1.1 and HTTP/2).
 # Usage: caddy.sh CERT KEY
 # Prints {"port":N}; stops when stdin closes.
 set -euo pipefail
@@ -38,6 +40,10 @@ https://localhost:$port, https://127.0.0.1:$port {
 	}
 	handle /echo-cookie {
 		respond "cookie: {http.request.header.Cookie}" 200
+	}
+	handle /alt-svc {
+		header Alt-Svc "{query.v}"
+		respond "alt-svc set" 200
 	}
 	handle /gzip {
 		encode gzip
