@@ -52,8 +52,9 @@ char* freeMemory(char* response_id);
  * succeed. "tlsClientCpp" (ours; upstream's bindings ignore it) says which
  * build is loaded: {"name", "version", "upstream": {"repository",
  * "version", "pullRequests"}, "platform", "dependencies": {name: version},
- * "http3" (whether withProtocolRacing may use HTTP/3), "defaultProfile", "profiles": [{"name", "aliases",
- * "client", "clientVersion", "variant"}]}, the user's profiles from TLS_CLIENT_PROFILES_DIR included. */
+ * "http3" (whether withProtocolRacing and withAltSvc may use HTTP/3), "defaultProfile", "profiles": [{"name",
+ * "aliases", "client", "clientVersion", "variant"}]}, the user's profiles from TLS_CLIENT_PROFILES_DIR
+ * included. */
 char* destroySession(char* json);
 
 /* Forgets every session, as destroySession does for each. Returns {"id",

@@ -93,7 +93,7 @@ const std::string& library_info_json() {
           {"pullRequests", {"#247 streaming", "#251 WebSocket", "#259 chrome_150", "#265 chrome_152"}}}},
         {"platform", kBuildTarget},
         {"dependencies", std::move(dependencies)},
-        // Whether requests with withProtocolRacing may go over HTTP/3.
+        // Whether requests with withProtocolRacing or withAltSvc may go over HTTP/3.
         {"http3", http3_available()},
         {"defaultProfile", kDefaultProfile},
         {"profiles", std::move(profiles)},
