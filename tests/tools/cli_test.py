@@ -92,12 +92,36 @@ def main():
             check(r.returncode == 0 and rows(r.stdout).get("protocol") == "http/1.1", "--http1 speaks HTTP/1.1")
             r = cli(build, "get", url, "--http1", "--http2", env=ca)
             check(r.returncode == 1 and "not HTTP/2" in r.stderr, "--http2 fails when the answer is not HTTP/2")
+            r = cli(build, "get", url, "--http3", env=ca)
+            check(r.returncode == 1 and "not HTTP/3" in r.stderr,
+                  "--http3 fails when the answer is not HTTP/3 (a server on TCP alone): " + r.stderr.strip())
             r = cli(build, "get", url, "--profile", "no_such_browser", env=ca)
             check(r.returncode == 0 and "no profile named no_such_browser" in r.stderr,
                   "an unknown profile is named on stderr (and the default used, as upstream)")
         finally:
             server.stdin.close()
             server.wait(10)
+        h3_server = os.path.join(build, "tools", "h3_capture_server")
+        started = demo.start_child([h3_server, os.path.join(d, "leaf.pem"), os.path.join(d, "leaf.key")]) \
+            if os.path.exists(h3_server) else None
+        if started is None:
+            print("skip  --http3 against the HTTP/3 capture server (a build without HTTP/3)")
+        else:
+            server, port = started[0], started[1]["port"]
+            try:
+                real = json.loads(open(os.path.join(REPO, "tests", "data", "browsers", "chromium_156",
+                                                    "h3_captures.jsonl")).readline())
+                r = cli(build, "get", "https://localhost:%d/" % port, "--profile", "chromium_156", "--http3",
+                        "--fingerprint", env=ca)
+                t = rows(r.stdout)
+                check(r.returncode == 0, "get --http3 --fingerprint: exit 0 (%s)" % r.stderr.strip())
+                check(t.get("JA4") == real["tls"]["ja4"], "chromium_156's QUIC JA4 as the real one: %s" % t.get("JA4"))
+                check("GREASE" in t.get("QUIC params", ""), "its transport parameters: %s" % t.get("QUIC params"))
+                check(t.get("header order", "").startswith(":method, :authority, :scheme, :path"),
+                      "its pseudo-header order: %s" % t.get("header order"))
+            finally:
+                server.stdin.close()
+                server.wait(10)
 
     r = subprocess.run([sys.executable, os.path.join(REPO, "packaging", "demo.py"), build], capture_output=True,
                        text=True, timeout=120)

@@ -4,13 +4,13 @@
 // look at one request.
 //
 //   tls-client-cpp get URL [--profile ID] [--proxy URL] [--header 'K: V']...
-//                  [--http1|--http2] [--insecure] [--json] [--fingerprint]
+//                  [--http1|--http2|--http3] [--insecure] [--json] [--fingerprint]
 //                  [--method M] [--data BODY] [--timeout SECONDS] [--follow]
 //   tls-client-cpp profiles [--json]
 //   tls-client-cpp version
 //
 // Exit status: 0 on an answer (any HTTP status), 1 when the request failed
-// (status 0: the library's text is printed) or --http2 was not honoured,
+// (status 0: the library's text is printed) or --http2/--http3 was not honoured,
 // 2 for a usage error.
 #include <cstdio>
 #include <cstring>
@@ -39,9 +39,12 @@ constexpr const char* kUsage =
     "  --header 'K: V'    a request header; repeat it, headers go out in the order given\n"
     "  --http1            HTTP/1.1 only (forceHttp1)\n"
     "  --http2            fail (exit 1) unless the answer came over HTTP/2\n"
+    "  --http3            race HTTP/3 against TCP (withProtocolRacing), and fail (exit 1)\n"
+    "                     unless the answer came over HTTP/3\n"
     "  --insecure         do not verify the server's certificate (insecureSkipVerify)\n"
     "  --json             print the library's response JSON as it is\n"
-    "  --fingerprint      URL is the capture server (build/tools/h2_capture_server): print\n"
+    "  --fingerprint      URL is a capture server (build/tools/h2_capture_server, or\n"
+    "                     h3_capture_server with --http3): print\n"
     "                     what it saw of this request (JA4, JA3, HTTP/2 frames, header order)\n"
     "  --method M         requestMethod (default GET)\n"
     "  --data BODY        requestBody\n"
@@ -126,6 +129,29 @@ void print_fingerprint(const json& capture) {
   row("JA4", tls.value("ja4", std::string("?")));
   row("JA3", tls.value("ja3", std::string("?")));
   row("JA3 hash", tls.value("ja3_hash", std::string("?")));
+  if (capture.contains("control_frames")) {
+    // The HTTP/3 capture server: QUIC's transport parameters, the control
+    // stream's frames, the request's header order.
+    std::string params;
+    for (const json& p : tls.value("transport_parameters", json::array())) {
+      if (!params.empty()) params += ", ";
+      params += p.value("grease", false) ? std::string("GREASE") : p["id"].dump();
+    }
+    row("QUIC params", params);
+    std::string frames;
+    for (const json& f : capture["control_frames"]) {
+      if (!frames.empty()) frames += ", ";
+      frames += f.contains("settings") ? "SETTINGS " + f["settings"].dump() : "type " + f.value("type", json()).dump();
+    }
+    row("control", frames);
+    const json streams = capture.value("streams", json::array());
+    if (!streams.empty()) {
+      json names = json::array();
+      for (const json& h : streams.back()["headers"]) names.push_back(h[0]);
+      row("header order", joined(names, ", "));
+    }
+    return;
+  }
   if (capture.contains("h1_lines")) {
     std::vector<std::string> names;
     const json& lines = capture["h1_lines"];
@@ -179,7 +205,7 @@ int get(const std::vector<std::string>& args) {
   json input = {{"requestMethod", "GET"}, {"timeoutSeconds", 30}, {"sessionId", "tls-client-cpp"}};
   json headers = json::object();
   json order = json::array();
-  bool as_json = false, fingerprint = false, want_h2 = false;
+  bool as_json = false, fingerprint = false, want_h2 = false, want_h3 = false;
   std::optional<std::string> url;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -195,6 +221,9 @@ int get(const std::vector<std::string>& args) {
       input["forceHttp1"] = true;
     } else if (a == "--http2") {
       want_h2 = true;
+    } else if (a == "--http3") {
+      want_h3 = true;
+      input["withProtocolRacing"] = true;
     } else if (a == "--insecure" || a == "-k") {
       input["insecureSkipVerify"] = true;
     } else if (a == "--follow" || a == "-L") {
@@ -266,10 +295,12 @@ int get(const std::vector<std::string>& args) {
   } else {
     print_response(r);
   }
-  if (want_h2 && r.value("usedProtocol", std::string()) != "HTTP/2.0") {
-    std::fprintf(stderr, "tls-client-cpp: the answer came over %s, not HTTP/2\n",
-                 r.value("usedProtocol", std::string("?")).c_str());
-    return 1;
+  for (const auto& [wanted, protocol] : {std::pair{want_h2, "HTTP/2.0"}, std::pair{want_h3, "HTTP/3.0"}}) {
+    if (wanted && r.value("usedProtocol", std::string()) != protocol) {
+      std::fprintf(stderr, "tls-client-cpp: the answer came over %s, not %s\n",
+                   r.value("usedProtocol", std::string("?")).c_str(), protocol);
+      return 1;
+    }
   }
   return 0;
 }
