@@ -73,11 +73,11 @@ def components():
          "Debian source package nghttp2 %s, with Debian's patches, built by packaging/nghttp2/build.sh. "
          "Its COPYING file:" % nghttp2,
          read(os.path.join(REPO, "build-nghttp2", "src", "COPYING"))),
-        ("ngtcp2 (the Linux files only, for HTTP/3)",
+        ("ngtcp2 (for HTTP/3)",
          "Debian source package ngtcp2 %s, with its BoringSSL crypto backend and the patches in "
          "packaging/ngtcp2/patches/, built by packaging/ngtcp2/build.sh. Its COPYING file:" % ngtcp2,
          read(os.path.join(REPO, "build-ngtcp2", "src", "ngtcp2", "COPYING"))),
-        ("nghttp3 (the Linux files only, for HTTP/3)",
+        ("nghttp3 (for HTTP/3)",
          "Debian source package nghttp3 %s, with the patches in packaging/nghttp3/patches/, built by "
          "packaging/nghttp3/build.sh. Its COPYING file:" % nghttp3,
          read(os.path.join(REPO, "build-nghttp3", "src", "nghttp3", "COPYING"))),

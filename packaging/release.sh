@@ -98,7 +98,7 @@ for t in $targets; do
     windows-64 | windows-32)
       if [ "$t" = windows-64 ]; then cpu=x86_64 dir=build-release-win64 arch="PE32\+ executable \(DLL\).*x86-64"
       else cpu=i686 dir=build-release-win32 arch="PE32 executable \(DLL\).*Intel 80386"; fi
-      for s in deps boringssl nghttp2; do
+      for s in deps boringssl nghttp2 ngtcp2 nghttp3; do
         TLSC_TARGET=$cpu-w64-mingw32 bash "$root/packaging/$s/build.sh" >/dev/null
       done
       release_file "$root/$dir" libtls-client.dll $cpu-w64-mingw32-strip "$arch" "tls-client-$t-$version.dll" \
@@ -106,7 +106,9 @@ for t in $targets; do
         -DTLSC_HOST_PROFILE_COMPILER="$(host_profile_compiler)" \
         -DTLSC_DEPS_ROOT="$root/build-deps-$cpu-w64-mingw32/install" \
         -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$cpu-w64-mingw32/install" \
-        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$cpu-w64-mingw32/install"
+        -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$cpu-w64-mingw32/install" \
+        -DTLSC_NGTCP2_ROOT="$root/build-ngtcp2-$cpu-w64-mingw32/install" \
+        -DTLSC_NGHTTP3_ROOT="$root/build-nghttp3-$cpu-w64-mingw32/install"
       ;;
     *)
       echo "release.sh: no build for $t here (linux-amd64, linux-arm64, windows-64, windows-32)" >&2

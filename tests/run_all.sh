@@ -155,7 +155,7 @@ wine32_installed() {
 windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerprints, the ROOT store
   local t=$1-w64-mingw32 dir=$2 s
   local -a run=("${wine[@]}")
-  for s in deps boringssl nghttp2; do
+  for s in deps boringssl nghttp2 ngtcp2 nghttp3; do  # ngtcp2 after BoringSSL: its crypto backend links it
     TLSC_TARGET=$t bash "$root/packaging/$s/build.sh" >/dev/null || return 1
   done
   # Made afresh once 32-bit wine is there: a prefix made before cannot
@@ -174,7 +174,9 @@ windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerpr
     -DTLSC_HOST_PROFILE_COMPILER="$root/build/profile_compiler" \
     -DTLSC_DEPS_ROOT="$root/build-deps-$t/install" \
     -DTLSC_BORINGSSL_ROOT="$root/build-boringssl-$t/install" \
-    -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$t/install" || return 1
+    -DTLSC_NGHTTP2_ROOT="$root/build-nghttp2-$t/install" \
+    -DTLSC_NGTCP2_ROOT="$root/build-ngtcp2-$t/install" \
+    -DTLSC_NGHTTP3_ROOT="$root/build-nghttp3-$t/install" || return 1
   bash "$root/tests/check_symbols.sh" "$dir/libtls-client.dll" || return 1
   if [ "$1" = i686 ] && ! wine32_installed; then
     not_run "Windows 32-bit under wine: unit tests, fingerprints, ROOT store (wine32:i386 is not installed: packaging/setup.sh could not get it from the mirror)"
@@ -190,6 +192,11 @@ windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerpr
       timeout 600 python3 "$root/packaging/demo.py" "$root/build" >"$logs/win-$1-demo.log" 2>&1 ||
     { cat "$logs/win-$1-demo.log"; return 1; }
   grep -E "^[a-z]|JA4|Akamai" "$logs/win-$1-demo.log"
+  echo "--- HTTP/3 through the Windows client (wine): the same QUIC hello, control stream and header order as Linux's"
+  cmake --build "$root/build" --target h3_capture_server tls-client-cpp >/dev/null &&
+    TLSC_WINE="${run[*]}" timeout 600 python3 "$root/tests/windows/h3_test.py" "$root/build" "$dir" \
+      >"$logs/win-$1-h3.log" 2>&1 || { cat "$logs/win-$1-h3.log"; return 1; }
+  cat "$logs/win-$1-h3.log"
   echo "--- the ROOT store as the default roots (no SSL_CERT_FILE)"
   TLSC_WINE="${run[*]}" timeout 600 python3 "$root/tests/windows/root_store_test.py" "$root/build" "$dir"
 }

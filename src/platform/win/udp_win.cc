@@ -26,6 +26,10 @@ IoResult recv_datagram(SocketHandle s, char* data, size_t size) {
   if (e == WSAEWOULDBLOCK) return {IoResult::would_block, 0, 0};
   // A datagram longer than the buffer: its first size bytes, as on POSIX.
   if (e == WSAEMSGSIZE) return {IoResult::ok, size, 0};
+  // Windows reports an ICMP port unreachable for a connected UDP socket as
+  // a reset on the next recv; Linux, as ECONNREFUSED. The same refusal, in
+  // the same words (QUIC to a host without it fails at once on both).
+  if (e == WSAECONNRESET) return {IoResult::failed, 0, WSAECONNREFUSED};
   return {IoResult::failed, 0, e};
 }
 
