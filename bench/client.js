@@ -204,9 +204,10 @@ async function makeClient(name, inflight) {
     // rustls with rustls-platform-verifier: on Linux the system roots, where
     // SSL_CERT_FILE (the test CA, set by run.js) is honoured. It has no
     // keep-alive switch: keepAlive false sends "Connection: close".
+    // spec.h3: HTTP/3 on (http3) and required (forceHttp3).
     const { Impit } = req('impit');
-    const im = new Impit({ browser: (spec.browser && spec.browser.impit) || 'chrome', timeout: 30000 });
-    const opts = keepAlive ? undefined : { headers: { Connection: 'close' } };
+    const im = new Impit({ browser: (spec.browser && spec.browser.impit) || 'chrome', timeout: 30000, http3: !!spec.h3 });
+    const opts = spec.h3 ? { forceHttp3: true } : keepAlive ? undefined : { headers: { Connection: 'close' } };
     return {
       version: pkgVersion('impit'),
       one: async () => {
@@ -264,7 +265,9 @@ async function makeClient(name, inflight) {
     : idle === 'default' ? undefined
       : { maxIdleConns: Math.max(2, inflight), maxIdleConnsPerHost: Math.max(2, inflight) };
   const profile = spec.profile || 'chrome_131';
-  if (name === 'ours-koffi' || name === 'baseline-koffi') {
+  // ours-koffi-h2: ours without withProtocolRacing, in the HTTP/3 part (the
+  // same server over HTTP/2); ours-koffi there races HTTP/3 (spec.h3).
+  if (name === 'ours-koffi' || name === 'baseline-koffi' || name === 'ours-koffi-h2') {
     const { loadLib, AsyncClient } = require(path.join(BINDINGS, 'ffi.js'));
     // baseline-koffi: the same client on another build (BENCH_BASELINE_LIB).
     const lib = name === 'baseline-koffi' ? loadLib(process.env.BENCH_BASELINE_LIB) : loadLib();
@@ -278,6 +281,7 @@ async function makeClient(name, inflight) {
       headerOrder: ['user-agent', 'accept'],
       timeoutMilliseconds: 30000,
       transportOptions,
+      withProtocolRacing: spec.h3 && name !== 'ours-koffi-h2' ? true : undefined,
     });
     const usedProtocols = {};
     return {

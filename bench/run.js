@@ -38,8 +38,8 @@ const CFG = {
   oursIdle: env('BENCH_OURS_IDLE', 'default'),
   out: env('BENCH_OUT', path.join(__dirname, 'results', 'latest.json')),
   // which parts: http (plain HTTP), https (= https-load + https-conn), h2,
-  // body (text bodies over HTTPS/1.1 and HTTPS/2)
-  only: list('BENCH_ONLY', 'http,https,h2,body'),
+  // body (text bodies over HTTPS/1.1 and HTTPS/2), h3 (HTTP/3 through Caddy)
+  only: list('BENCH_ONLY', 'http,https,h2,body,h3'),
   // part body: /body/<bytes> of the TLS servers, each size with its own
   // in-flight count and request count (bytes:inflight:requests)
   body: {
@@ -89,6 +89,20 @@ const CFG = {
     // new connection for every h2 request; with it, it multiplexes on one
     cycletlsReuse: env('BENCH_H2_CYCLETLS_REUSE', '1') !== '0',
   },
+  // part h3: HTTPS over HTTP/3 against Caddy (Debian's, on quic-go) in front
+  // of tests/bindings/servers.js's /delay (reverse_proxy): the clients that
+  // speak HTTP/3 (impit with http3 and forceHttp3; ours with
+  // withProtocolRacing and a profile with a QUIC fingerprint), and ours over
+  // HTTP/2 to the same Caddy (ours-koffi-h2) as the row to compare with
+  h3: {
+    clients: list('BENCH_H3_CLIENTS', 'impit,ours-koffi,ours-koffi-h2'),
+    profile: env('BENCH_H3_OURS_PROFILE', 'chromium_156'),
+    inflight: num('BENCH_H3_INFLIGHT', 64),
+    requests: num('BENCH_H3_REQUESTS', 3000),
+    seconds: num('BENCH_H3_SECONDS', 20),
+    burst: num('BENCH_H3_BURST', 2000),
+    burstSeconds: num('BENCH_H3_BURST_SECONDS', 30),
+  },
 };
 // BENCH_BASELINE_LIB: another build of the library (the one before a
 // change) runs as the client `baseline-koffi` next to ours-koffi, in the same
@@ -104,6 +118,7 @@ CFG.https.clients = withBaseline(CFG.https.clients);
 CFG.https.connClients = withBaseline(CFG.https.connClients);
 CFG.h2.clients = withBaseline(CFG.h2.clients);
 CFG.body.clients = withBaseline(CFG.body.clients);
+CFG.h3.clients = withBaseline(CFG.h3.clients);
 const PARTS = new Set();
 for (const p of CFG.only) {
   if (p === 'https') { PARTS.add('https-load'); PARTS.add('https-conn'); } else PARTS.add(p);
@@ -257,6 +272,8 @@ function progress(r) {
       sv += `, ${r.server.sessions} h2 sessions, peak ${r.server.peakPerSession} streams on one${r.server.unknownProtocol ? `, ${r.server.unknownProtocol} without ALPN h2` : ''}${r.server.streamResets ? `, ${r.server.streamResets} streams reset` : ''}`;
     }
   }
+  const used = r.clientStats && r.clientStats.usedProtocols;
+  if (used && Object.keys(used).length) sv += `; usedProtocol ${Object.entries(used).map(([k, v]) => `${k} ×${v}`).join(', ')}`;
   console.log(`  ${r.scenario.padEnd(18)} ${r.client.padEnd(11)} ${what}${sv}`);
 }
 
@@ -519,6 +536,111 @@ async function partH2(lib, runs, certs) {
   return { table: { title: `HTTPS over HTTP/2, /delay/${CFG.delayMs}`, clients, rows: [...loopRows, ...burstRows] }, bar };
 }
 
+// Caddy with HTTP/1.1, HTTP/2 and HTTP/3 on one loopback port (TCP and
+// UDP), the test certificate, every request passed to `backend` (plain
+// HTTP). Resolves {port, child, url(path), close()} once Caddy answers.
+async function spawnCaddy({ certDir, leaf, backend }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-caddy-'));
+  const port = await new Promise((resolve) => {
+    const s = require('net').createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+  fs.writeFileSync(path.join(dir, 'Caddyfile'), `{
+	admin off
+	auto_https off
+	storage file_system ${dir}/data
+	servers {
+		protocols h1 h2 h3
+	}
+}
+https://127.0.0.1:${port} {
+	bind 127.0.0.1
+	tls ${path.join(certDir, `${leaf}.pem`)} ${path.join(certDir, `${leaf}.key`)}
+	reverse_proxy 127.0.0.1:${backend} {
+		transport http {
+			keepalive_idle_conns 4096
+		}
+	}
+}
+`);
+  const child = spawn('caddy', ['run', '--config', path.join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
+    env: Object.assign({}, process.env, { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), XDG_CONFIG_HOME: path.join(dir, 'config') }),
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const close = async () => {
+    child.kill('SIGTERM');
+    await new Promise((res) => { child.once('exit', res); setTimeout(res, 5000); });
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 100; i++) { // bounded: 10 s
+    const up = await new Promise((resolve) => {
+      const c = require('net').connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    if (up) {
+      await new Promise((res) => setTimeout(res, 300)); // its UDP listener comes up with the TCP one
+      return { port, child, url: (p = '/') => `https://127.0.0.1:${port}${p}`, close };
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  await close();
+  throw new Error('caddy did not start');
+}
+
+// 7: HTTPS over HTTP/3: the HTTP/3 clients and ours over HTTP/2, all through
+// one Caddy in front of the delayed server, at 64 in flight and in a cold
+// burst. The server-side counts are Caddy's connections to the backend, so
+// they are not shown.
+async function partH3(lib, runs, certs) {
+  const H = CFG.https;
+  const H3 = CFG.h3;
+  const caFile = path.join(certs.dir, 'ca.pem');
+  const backend = await spawnServer({ maxSeconds: 3600 });
+  const caddy = await spawnCaddy({ certDir: certs.dir, leaf: H.leaf, backend: backend.port });
+  const clients = H3.clients.filter((c) => lib.exists || !c.startsWith('ours'));
+  // Caddy keeps its backend connections: no waiting for them to close.
+  const opts = { env: { SSL_CERT_FILE: caFile }, idleSockets: Infinity };
+  const url = caddy.url(`/delay/${CFG.delayMs}`);
+  console.log(`h3: Caddy 127.0.0.1:${caddy.port} (HTTP/1.1, HTTP/2, HTTP/3; pid ${caddy.child.pid}) in front of 127.0.0.1:${backend.port}, ours' profile ${H3.profile}`);
+  const base = { h3: true, h2: true, tls: { caFile }, profile: H3.profile, browser: { impit: H.impitBrowser } };
+  const measure = async (spec) => {
+    const r = await runMeasured(backend.port, Object.assign({}, base, spec), opts);
+    delete r.server; // Caddy's upstream connections, not the client's
+    runs.push(r); progress(r);
+    return r;
+  };
+  const rows = [];
+  try {
+    const k = H3.inflight;
+    const rps = { label: `req/s @${k} in flight`, metric: 'rps', results: {} };
+    const cpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+    const main = { label: `  of which JS thread`, metric: 'cpumain', results: {} };
+    const peak = { label: `  peak RSS`, metric: 'peak', results: {} };
+    for (const c of clients) {
+      const r = await measure({
+        client: c, scenario: `h3-inflight-${k}`, mode: 'loop', inflight: k, url,
+        requests: H3.requests, deadlineMs: H3.seconds * 1000, warmup: k,
+      });
+      for (const row of [rps, cpu, main, peak]) row.results[c] = r;
+    }
+    rows.push(rps, cpu, main, peak);
+    const wall = { label: `${H3.burst} at once: time`, metric: 'wall', results: {} };
+    const bpeak = { label: `  peak RSS`, metric: 'peak', results: {} };
+    const bcpu = { label: `  CPU/req`, metric: 'cpu', results: {} };
+    for (const c of clients) {
+      const r = await measure({
+        client: c, scenario: `h3-burst-${H3.burst}`, mode: 'burst', inflight: H3.burst, url,
+        requests: H3.burst, deadlineMs: H3.burstSeconds * 1000, warmup: 0,
+      });
+      for (const row of [wall, bpeak, bcpu]) row.results[c] = r;
+    }
+    rows.push(wall, bpeak, bcpu);
+  } finally {
+    await caddy.close();
+    await backend.close();
+  }
+  return { title: `HTTPS over HTTP/3 through Caddy, /delay/${CFG.delayMs}`, clients, rows };
+}
+
 // Text bodies of each size, over HTTPS/1.1 (bench/https_server.js) and
 // HTTPS/2 (bench/h2_server.js): MB/s, CPU per request (and the JS thread's
 // share of it), peak RSS. Returns {table, bar}: bar holds the issue's
@@ -594,7 +716,7 @@ async function main() {
     process.exit(2);
   }
   for (const p of PARTS) {
-    if (!['http', 'https-load', 'https-conn', 'h2', 'body'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
+    if (!['http', 'https-load', 'https-conn', 'h2', 'body', 'h3'].includes(p)) { console.error(`BENCH_ONLY: unknown part ${p}`); process.exit(2); }
   }
   console.log(`bench: parts ${[...PARTS].join(', ')}; ${os.cpus().length} cpus, node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`library: ${lib.exists ? `${lib.path} sha256 ${lib.sha256.slice(0, 16)}` : 'none'}; ours-* idle pool: ${CFG.oursIdle === 'default' ? 'the library default (no transportOptions)' : 'tuned: transportOptions maxIdleConns(PerHost) = in flight'}`);
@@ -606,7 +728,7 @@ async function main() {
     tables.http = { title: `plain HTTP, /delay/${CFG.delayMs} and /fixed`, clients, rows: await partHttp(clients, runs) };
   }
   let h2Bar; let bodyBar;
-  if (PARTS.has('https-load') || PARTS.has('https-conn') || PARTS.has('h2') || PARTS.has('body')) {
+  if (PARTS.has('https-load') || PARTS.has('https-conn') || PARTS.has('h2') || PARTS.has('body') || PARTS.has('h3')) {
     const certs = makeCerts();
     try {
       if (PARTS.has('https-load') || PARTS.has('https-conn')) Object.assign(tables, await partHttps(PARTS, lib, runs, certs));
@@ -620,6 +742,7 @@ async function main() {
         tables.body = t;
         bodyBar = bar;
       }
+      if (PARTS.has('h3')) tables.h3 = await partH3(lib, runs, certs);
     } finally {
       certs.remove();
     }
