@@ -492,6 +492,8 @@ function panelsOf(j) {
     [/^burst-(\d+)$/, 'Plain HTTP', 'connections opened', (r) => int(r.server.connectionsOpened), cfg.burstSeconds],
     [/^https-burst-(\d+)$/, 'HTTPS/1.1', 'TLS handshakes', handshakes, cfg.https && cfg.https.burstSeconds],
     [/^h2-burst-(\d+)$/, 'HTTPS/2', 'connections (peak streams in flight)', h2conns, cfg.h2 && cfg.h2.burstSeconds],
+    // part h3 keeps no server counts (they would be Caddy's backend's)
+    [/^h3-burst-(\d+)$/, 'HTTPS/3 through Caddy', '', () => '', cfg.h3 && cfg.h3.burstSeconds],
   ];
   for (const [re, proto, what, cell, bound] of bursts) {
     for (const [k, m] of find(re)) {
@@ -535,6 +537,7 @@ function panelsOf(j) {
   const steady = [
     [/^https-inflight-(\d+)$/, 'HTTPS/1.1', 'TLS handshakes', handshakes],
     [/^h2-inflight-(\d+)$/, 'HTTPS/2', 'connections (peak streams in flight)', h2conns],
+    [/^h3-inflight-(\d+)$/, 'HTTPS/3 through Caddy', '', () => ''],
   ];
   for (const [re, proto, what, cell] of steady) {
     for (const [k, m] of find(re)) {
