@@ -227,6 +227,30 @@ TEST_CASE("over HTTP/3: cancelRequest resets the stream; a server that closes or
   end_session(session);
 }
 
+TEST_CASE(
+    "withProtocolRacing: a server without QUIC v1 answers with Version Negotiation: HTTP/3 fails at once",
+    "[h3]") {
+  if (!library_speaks_http3()) {
+    WARN("this build has no HTTP/3");
+    return;
+  }
+  // The capture server speaking QUIC v2 alone, and nothing on TCP: the
+  // Version Negotiation packet ends the QUIC dial at once (no version in
+  // it is one the profile sends), so the TCP leg starts then and its
+  // refusal, the later failure, is the answer. Without it the request
+  // would wait for the QUIC handshake's timeout (10 s).
+  const int port = port_of("h3-capture-v2-only", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem",
+                                                  cert_dir() + "/good.key", "--only-version", "0x6b3343cf"});
+  const auto start = Clock::now();
+  const json r = racing_get("https://127.0.0.1:" + std::to_string(port) + "/", "chromium_156", "h3-vn");
+  INFO(r.dump().substr(0, 400));
+  CHECK(r.at("status") == 0);
+  CHECK(r.at("errorCode") == "connect");
+  CHECK(r.at("body").get<std::string>().find("connection refused") != std::string::npos);
+  CHECK(Clock::now() - start < std::chrono::seconds(5));
+  end_session("h3-vn");
+}
+
 TEST_CASE("withProtocolRacing: the TCP leg fails first, and the request waits for HTTP/3", "[h3]") {
   if (!library_speaks_http3()) {
     WARN("this build has no HTTP/3");

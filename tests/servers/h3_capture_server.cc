@@ -13,7 +13,9 @@
 // Two paths act instead of answering: /hold... is never answered, and
 // /close... ends the connection (CONNECTION_CLOSE, H3_NO_ERROR), /reset...
 // drops it and answers the client's next packet with a Stateless Reset.
-//   h3_capture_server CERT KEY [--log FILE]
+//   h3_capture_server CERT KEY [--log FILE] [--only-version V]
+// With --only-version, an Initial of another version gets a Version
+// Negotiation packet naming V instead (a server without QUIC v1).
 // Listens on UDP 127.0.0.1 and ::1 (one port); prints {"port":N}; stops when
 // stdin closes. One thread; every connection ends at its idle timeout.
 #include <arpa/inet.h>
@@ -51,6 +53,10 @@ using json = nlohmann::json;
 namespace {
 
 std::string g_log_path;
+// --only-version V: the one QUIC version the server speaks; a client's
+// Initial of another version is answered with Version Negotiation naming
+// V. 0: every version ngtcp2 speaks.
+uint32_t g_only_version = 0;
 
 ngtcp2_tstamp now_ns() {
   return static_cast<ngtcp2_tstamp>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -561,8 +567,11 @@ std::string peer_name(const sockaddr_storage& from) {
 
 int main(int argc, char** argv) {
   if (argc < 3) return 2;
-  for (int i = 3; i + 1 < argc; i += 2)
+  for (int i = 3; i + 1 < argc; i += 2) {
     if (std::string(argv[i]) == "--log") g_log_path = argv[i + 1];
+    if (std::string(argv[i]) == "--only-version")
+      g_only_version = static_cast<uint32_t>(std::stoul(argv[i + 1], nullptr, 0));
+  }
   bssl::UniquePtr<SSL_CTX> ctx(SSL_CTX_new(TLS_method()));
   if (!SSL_CTX_use_certificate_chain_file(ctx.get(), argv[1]) ||
       !SSL_CTX_use_PrivateKey_file(ctx.get(), argv[2], SSL_FILETYPE_PEM) ||
@@ -626,6 +635,21 @@ int main(int argc, char** argv) {
                      from_len);
           }
           continue;
+        }
+        if (it == conns.end() && g_only_version != 0) {
+          ngtcp2_version_cid vc{};
+          const int rv = ngtcp2_pkt_decode_version_cid(&vc, buf, static_cast<size_t>(n), 8);
+          if ((rv == 0 || rv == NGTCP2_ERR_VERSION_NEGOTIATION) && vc.version != 0 &&
+              vc.version != g_only_version) {
+            uint8_t vn[256], unused = 0;
+            RAND_bytes(&unused, 1);
+            const ngtcp2_ssize len = ngtcp2_pkt_write_version_negotiation(
+                vn, sizeof vn, unused, vc.scid, vc.scidlen, vc.dcid, vc.dcidlen, &g_only_version, 1);
+            if (len > 0)
+              sendto(fds[i].fd, vn, static_cast<size_t>(len), 0, reinterpret_cast<sockaddr*>(&from),
+                     from_len);
+            continue;
+          }
         }
         if (it == conns.end()) {
           auto c =
