@@ -227,6 +227,35 @@ TEST_CASE("over HTTP/3: cancelRequest resets the stream; a server that closes or
   end_session(session);
 }
 
+TEST_CASE("over HTTP/3: a 50 MiB upload arrives whole, in DATA frames after HEADERS", "[h3][large]") {
+  if (!library_speaks_http3()) {
+    WARN("this build has no HTTP/3");
+    return;
+  }
+  const int port =
+      port_of("h3-capture", {TLSC_H3_CAPTURE_SERVER, cert_dir() + "/good.pem", cert_dir() + "/good.key"});
+  const std::string body(50u << 20, 'u');
+  const json r =
+      racing_get("https://localhost:" + std::to_string(port) + "/upload", "chromium_156", "h3-upload",
+                 {{"requestMethod", "POST"}, {"requestBody", body}, {"timeoutSeconds", 120}});
+  INFO(r.dump().substr(0, 400));
+  REQUIRE(r.at("status") == 200);
+  CHECK(r.at("usedProtocol") == "HTTP/3.0");
+  // The capture server counts each frame of the request stream it read.
+  const json streams = json::parse(r.at("body").get<std::string>()).at("streams");
+  REQUIRE(streams.size() == 1);
+  const json& frames = streams.at(0).at("frames");
+  REQUIRE(frames.size() >= 2);
+  CHECK(frames.at(0).at("type") == 1);
+  uint64_t data_bytes = 0;
+  for (size_t i = 1; i < frames.size(); ++i) {
+    CHECK(frames.at(i).at("type") == 0);
+    data_bytes += frames.at(i).at("length").get<uint64_t>();
+  }
+  CHECK(data_bytes == body.size());
+  end_session("h3-upload");
+}
+
 TEST_CASE(
     "withProtocolRacing: a server without QUIC v1 answers with Version Negotiation: HTTP/3 fails at once",
     "[h3]") {
