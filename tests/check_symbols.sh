@@ -25,6 +25,29 @@ if [ "$(head -c 2 "$lib")" = "MZ" ]; then
   echo "exported symbols: ok ($exported); imports: $(echo $needed)"
   exit 0
 fi
+if [ "$(od -An -tx1 -N4 "$lib" | tr -d ' \n')" = cffaedfe ]; then
+  # A Mach-O dylib (macOS; checked on GitHub's macOS runners): its exported
+  # names (with Mach-O's leading underscore) are the ABI, and it loads only
+  # the OS's own libraries: libSystem, libc++ and libresolv (c-ares' DNS
+  # servers). Two-level namespace: each undefined symbol is bound to the
+  # library it came from, so the host process's OpenSSL or zlib cannot
+  # stand in for ours.
+  exported=$(nm -gU "$lib" | awk '{print $3}' | sed 's/^_//' | sort | tr '\n' ' ' | sed 's/ $//')
+  if [ "$exported" != "$expected" ]; then
+    echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1
+  fi
+  self=$(otool -D "$lib" | sed -n 2p)
+  needed=$(otool -L "$lib" | tail -n +2 | awk '{print $1}' | grep -v -x -F "$self" || true)
+  for n in $needed; do
+    case "$n" in
+      /usr/lib/libSystem.B.dylib|/usr/lib/libc++.1.dylib|/usr/lib/libresolv.9.dylib) ;;
+      *) echo "unexpected library: $n"; exit 1 ;;
+    esac
+  done
+  otool -hv "$lib" | grep -q TWOLEVEL || { echo "not linked with a two-level namespace"; exit 1; }
+  echo "exported symbols: ok ($exported); loads: $(echo $needed)"
+  exit 0
+fi
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWwDdBbRrVv]$/ {print $3}' | sed 's/@.*//' | sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$exported" != "$expected" ]; then
   echo "exported symbols differ:"; echo " got:      $exported"; echo " expected: $expected"; exit 1

@@ -15,7 +15,8 @@ void on_fork(void (*prepare)(), void (*parent)(), void (*child)());
 
 // Keeps this library mapped until the process ends, whoever unloads it, as
 // Go's c-shared libraries stay: the loop thread runs our code for good.
-// On ELF the link does it (-z nodelete); on Windows the DLL pins itself.
+// On ELF the link does it (-z nodelete); on macOS the image marks itself
+// (dlopen RTLD_NODELETE); on Windows the DLL pins itself.
 void keep_library_loaded();
 
 }  // namespace tlsc

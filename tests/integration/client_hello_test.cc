@@ -1,5 +1,7 @@
 // The ClientHello the library sends, captured on the wire and decoded:
 // the default profile (chrome_133) and a customTlsClient.
+#include <unistd.h>  // getpid
+
 #include <fstream>
 #include <memory>
 #include <set>

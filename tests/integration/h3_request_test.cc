@@ -12,6 +12,7 @@
 //   a closed port: both legs failing, with the later failure's words.
 // A build without HTTP/3 (tlsClientCpp.http3 false) keeps these requests
 // on TCP, which the tests check instead.
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -89,7 +90,8 @@ int closed_port() {
 // nothing: a QUIC handshake to that port never completes.
 class UdpBlackhole {
  public:
-  explicit UdpBlackhole(int port) : fd_(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {
+  explicit UdpBlackhole(int port) : fd_(socket(AF_INET, SOCK_DGRAM, 0)) {
+    fcntl(fd_, F_SETFD, FD_CLOEXEC);  // portable: macOS has no SOCK_CLOEXEC
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

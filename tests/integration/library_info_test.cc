@@ -19,10 +19,15 @@ TEST_CASE("destroySession's answer names the build, the upstream it follows and 
   CHECK(info["version"] == TLS_CLIENT_CPP_VERSION);
   CHECK(info["upstream"]["version"] == TLS_CLIENT_CPP_UPSTREAM_VERSION);
   CHECK(info["upstream"]["repository"] == "github.com/bogdanfinn/tls-client");
-#if defined(__aarch64__)
-  CHECK(info["platform"] == "linux-arm64");
+#if defined(__APPLE__)
+  const std::string os = "darwin";
 #else
-  CHECK(info["platform"] == "linux-x86_64");
+  const std::string os = "linux";
+#endif
+#if defined(__aarch64__)
+  CHECK(info["platform"] == os + "-arm64");
+#else
+  CHECK(info["platform"] == os + "-x86_64");
 #endif
   CHECK(info["defaultProfile"] == "chrome_133");
   for (const char* dep : {"boringssl", "nghttp2", "c-ares", "zlib", "brotli", "zstd"}) {

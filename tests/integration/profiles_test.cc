@@ -3,6 +3,8 @@
 // profiles/expected/<name>.json. Those files are computed from upstream's Go
 // literals by profiles/tools/expected.py, apart from the profile files the
 // library reads, so a mistranslated profile fails here.
+#include <unistd.h>  // getpid
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

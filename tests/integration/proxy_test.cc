@@ -3,6 +3,8 @@
 // with user/password), the tests' own HTTPS CONNECT proxy and SOCKS4a
 // proxy, and scripted proxies that fail on purpose. Every target is
 // reached through a tunnel, as upstream does, http:// ones included.
+#include <unistd.h>  // getpid
+
 #include <chrono>
 #include <fstream>
 #include <memory>

@@ -369,9 +369,14 @@ TEST_CASE("URLs as Go parses them: a zoned IPv6 literal is connected to, a confu
   const std::string port = std::to_string(h1_servers().http6_port);
   // The zone names the loopback interface: the connection goes to ::1 on it,
   // the Host header leaves it out (Go's removeZone), the target keeps it.
-  json r = get("http://[::1%25lo]:" + port + "/echo");
+#ifdef __APPLE__
+  const std::string loopback = "lo0";
+#else
+  const std::string loopback = "lo";
+#endif
+  json r = get("http://[::1%25" + loopback + "]:" + port + "/echo");
   REQUIRE(r["status"] == 200);
-  CHECK(r["target"] == "http://[::1%25lo]:" + port + "/echo");
+  CHECK(r["target"] == "http://[::1%25" + loopback + "]:" + port + "/echo");
   json seen = json::parse(r["body"].get<std::string>());
   CHECK(seen["remote"] == "::1");
   std::string host;

@@ -50,11 +50,29 @@ std::string response_shape_problem(const json& r) {
   return "";
 }
 
+namespace {
+
+// A pipe whose ends close on exec. pipe2 sets the flag atomically (Linux);
+// macOS has only pipe and fcntl, where another thread's fork between the
+// two could inherit an end: the tests start their servers from one thread.
+bool cloexec_pipe(int fds[2]) {
+#ifdef __linux__
+  return pipe2(fds, O_CLOEXEC) == 0;
+#else
+  if (pipe(fds) != 0) return false;
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  return true;
+#endif
+}
+
+}  // namespace
+
 ChildServer::ChildServer(std::vector<std::string> argv) {
   int in_pipe[2], out_pipe[2];
   // Close-on-exec: a server started later must not hold this one's stdin
   // open, or this one never sees it close.
-  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+  if (!cloexec_pipe(in_pipe) || !cloexec_pipe(out_pipe)) throw std::runtime_error("pipe");
   pid_ = fork();
   if (pid_ == 0) {
     dup2(in_pipe[0], 0);

@@ -9,6 +9,7 @@
 // Debian packages: gnutls-bin (gnutls-serv), nginx; Node 24 comes from npm
 // (tests/servers/node24, `npm ci` there when node_modules is missing).
 #include <sys/stat.h>
+#include <unistd.h>  // getpid
 
 #include <cctype>
 #include <chrono>

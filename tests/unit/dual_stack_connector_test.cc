@@ -4,6 +4,7 @@
 #include "net/dual_stack_connector.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -22,8 +23,9 @@ namespace {
 
 // A listening socket on 127.0.0.1 or ::1; returns (fd, port).
 std::pair<int, uint16_t> listener(int family, int backlog = 16) {
-  int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int fd = ::socket(family, SOCK_STREAM, 0);
   REQUIRE(fd >= 0);
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // portable: macOS has no SOCK_CLOEXEC
   sockaddr_storage ss{};
   socklen_t len;
   if (family == AF_INET) {
@@ -107,7 +109,9 @@ TEST_CASE("dual stack: a hanging primary family gives way after the fallback del
   auto [full, full_port] = listener(AF_INET, 0);
   std::vector<int> fillers;
   for (int i = 0; i < 4; ++i) {
-    int s = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    // Non-blocking as fcntl sets it (macOS has no SOCK_NONBLOCK).
+    int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    ::fcntl(s, F_SETFL, ::fcntl(s, F_GETFL) | O_NONBLOCK);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(full_port);

@@ -6,6 +6,7 @@
 //   h1-exchange  the caller's JSON through the library's whole request path
 //                to a scripted loopback server -> the bytes it received and
 //                the response JSON
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -37,6 +38,14 @@ using namespace tlsc;
 using json = nlohmann::json;
 
 namespace {
+
+// A reply to a client that already left must not kill the test with
+// SIGPIPE: MSG_NOSIGNAL on Linux, SO_NOSIGPIPE on the socket on macOS.
+#ifdef MSG_NOSIGNAL
+constexpr int kNoSigpipe = MSG_NOSIGNAL;
+#else
+constexpr int kNoSigpipe = 0;
+#endif
 
 const std::filesystem::path kDataDir = std::filesystem::path(TLSC_SOURCE_DIR) / "tests/data/wire";
 
@@ -174,7 +183,8 @@ std::string frames_of(const json& frames) {
 class ScriptedServer {
  public:
   explicit ScriptedServer(std::vector<std::string> replies) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    ::fcntl(fd_, F_SETFD, FD_CLOEXEC);  // portable: macOS has no SOCK_CLOEXEC
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -229,11 +239,15 @@ class ScriptedServer {
     for (const auto& reply : replies) {
       int c = -1;
       for (int i = 0; i < 100 && c < 0 && !stop_; ++i) {
-        if (wait_readable(fd_, 50)) c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (wait_readable(fd_, 50)) c = ::accept(fd_, nullptr, nullptr);
       }
       if (c < 0) return;
+#ifdef SO_NOSIGPIPE
+      int one = 1;
+      ::setsockopt(c, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
       received_.push_back(read_request(c));
-      (void)!::send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+      (void)!::send(c, reply.data(), reply.size(), kNoSigpipe);
       ::shutdown(c, SHUT_WR);
       // Let the client read and close first.
       wait_readable(c, 1000);

@@ -1,20 +1,11 @@
+// What every POSIX system does the same way; the open-file limit and
+// staying loaded are each OS's own (linux/, darwin/).
 #include <pthread.h>
-#include <sys/resource.h>
 
 #include "platform/process.h"
 
 namespace tlsc {
 
-void raise_open_file_limit() {
-  rlimit lim{};
-  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  if (lim.rlim_cur >= lim.rlim_max) return;
-  lim.rlim_cur = lim.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &lim);
-}
-
 void on_fork(void (*prepare)(), void (*parent)(), void (*child)()) { pthread_atfork(prepare, parent, child); }
-
-void keep_library_loaded() {}  // -z nodelete (CMakeLists.txt)
 
 }  // namespace tlsc
