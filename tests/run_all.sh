@@ -2,8 +2,10 @@
 # Every test of the project, as CI runs it: the release build with unit,
 # integration and symbol tests; the same suite under ASan+UBSan; the fuzz
 # targets for a bounded time; the bindings (node-tls-client, ctypes, koffi);
-# packaging/install.sh; the workflow files; the Linux arm64 build under
+# packaging/install.sh; the macOS runners' way to the Debian sources
+# (without apt and dpkg); the workflow files; the Linux arm64 build under
 # qemu-user; the Windows x64 and 32-bit builds under wine; the release files.
+# macOS itself is built and tested by tests/run_macos.sh on GitHub's runners.
 # Ends with "N passed, N failed" over the steps, after a "not run:" line for
 # each part a step could not run on this machine and why.
 set -uo pipefail
@@ -260,6 +262,13 @@ install_script() {  # packaging/install.sh into node-tls-client's cache and a tl
   timeout -k 10 120 bash "$root/tests/packaging/install_test.sh"
 }
 
+# macOS runners have neither apt nor dpkg: the Debian sources are downloaded
+# with curl and unpacked by our own steps there; both are checked here
+# against apt's and dpkg-source's results.
+without_dpkg() {
+  timeout -k 10 900 bash "$root/tests/packaging/debian_extract_test.sh"
+}
+
 npm_deps() {  # the npm packages tests use: bindings, noble (ML-KEM), Node 24, Node for arm64
   local d
   for d in tests/bindings tests/boringssl/mlkem_noble tests/servers/node24; do
@@ -303,6 +312,7 @@ step "ThreadSanitizer build + threaded integration tests" tsan
 step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
 step "install: packaging/install.sh into node-tls-client and tls_client, --uninstall" install_script
+step "Debian sources without apt and dpkg (as on macOS runners): fetched from the archive, unpacked as dpkg-source does" without_dpkg
 step "workflows: .github/workflows/*.yml against GitHub's schema (action-validator)" workflows
 step "Linux arm64 (cross-built): symbols, unit and integration tests under qemu-user" aarch64
 step "Windows x64 (cross-built): DLL exports and imports, unit tests, fingerprints, ROOT store, node-tls-client and koffi under wine64" windows_x64

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds c-ares, zlib, brotli and zstd as static libraries for a target
-# Debian ships no packages of (Windows: TLSC_TARGET=x86_64-w64-mingw32),
+# Debian ships no packages of (Windows: TLSC_TARGET=x86_64-w64-mingw32; on
+# macOS, the machine's own build, without TLSC_TARGET),
 # from Debian 12's source packages pinned in SHA256SUMS.in, and installs
 # them with their headers:
 #
@@ -27,8 +28,10 @@ repo=$(cd "$here/../.." && pwd)
 log_tag=deps/build.sh
 . "$repo/packaging/lib/build_steps.sh"
 . "$repo/packaging/lib/target.sh"
-[ -n "$target_suffix" ] || die "TLSC_TARGET is not set: this machine's own build uses Debian's packages (packaging/setup.sh)"
-need_tools "cmake ninja-build dpkg-dev" cmake ninja dpkg-source
+# macOS builds them for itself (no Debian packages there), into build-deps.
+[ -n "$target_suffix" ] || [ "$(uname -s)" = Darwin ] ||
+  die "TLSC_TARGET is not set: this machine's own build uses Debian's packages (packaging/setup.sh)"
+need_tools "cmake ninja-build" cmake ninja
 
 [ -n "${DEPS_BUILD_ROOT:-}" ] || use_shared_cache "$repo" "deps$target_suffix"
 build_root=${DEPS_BUILD_ROOT:-$repo/build-deps$target_suffix}
@@ -48,9 +51,11 @@ cmake_build c-ares "$src" install -DCMAKE_C_FLAGS=-DINADDRSZ=NS_INADDRSZ -DCARES
 src=$(unpack_debian_source zlib 1:1.2.13.dfsg-1 bookworm)
 # Only the static library: Debian's tarball drops win32/, which the DLL's
 # resource file is in. zlib's CMake names the archive after its target on
-# Windows, and writes zconf.h into the build folder.
+# Windows (libz.a elsewhere), and writes zconf.h into the build folder.
 cmake_build zlib "$src" zlibstatic
-install -C -m 644 "$build_root/build/zlib/libzlibstatic.a" "$inst/lib/libz.a"
+for a in libzlibstatic.a libz.a; do
+  if [ -f "$build_root/build/zlib/$a" ]; then install -C -m 644 "$build_root/build/zlib/$a" "$inst/lib/libz.a"; break; fi
+done
 install -C -m 644 "$src/zlib.h" "$build_root/build/zlib/zconf.h" "$inst/include/"
 
 src=$(unpack_debian_source brotli 1.0.9-2 bookworm)
@@ -68,12 +73,22 @@ cmake_build zstd "$src/build/cmake" install -DZSTD_BUILD_STATIC=ON -DZSTD_BUILD_
 # target: Debian's packages' copies (nlohmann-json3-dev, catch2), beside
 # the rest, so that the build for this target does not put the build
 # machine's /usr/include first.
-for h in nlohmann/json.hpp catch2/catch.hpp; do
-  [ -f "/usr/include/$h" ] || die "no /usr/include/$h (Debian: nlohmann-json3-dev, catch2)"
-  d=$(dirname "$h")
-  mkdir -p "$inst/include/$d"
-  cp -a --update "/usr/include/$d/." "$inst/include/$d/"
-done
+# macOS has no Debian packages: the same single headers from their Debian
+# source packages (pinned in SHA256SUMS.in).
+if [ "$(uname -s)" = Darwin ]; then
+  src=$(unpack_debian_source nlohmann-json3 3.11.2-2 bookworm)
+  mkdir -p "$inst/include/nlohmann" "$inst/include/catch2"
+  install -C -m 644 "$src/single_include/nlohmann/json.hpp" "$src/single_include/nlohmann/json_fwd.hpp" "$inst/include/nlohmann/"
+  src=$(unpack_debian_source catch2 2.13.10-1 bookworm)
+  install -C -m 644 "$src/single_include/catch2/catch.hpp" "$inst/include/catch2/"
+else
+  for h in nlohmann/json.hpp catch2/catch.hpp; do
+    [ -f "/usr/include/$h" ] || die "no /usr/include/$h (Debian: nlohmann-json3-dev, catch2)"
+    d=$(dirname "$h")
+    mkdir -p "$inst/include/$d"
+    cp -a --update "/usr/include/$d/." "$inst/include/$d/"
+  done
+fi
 
 for l in cares z brotlidec brotlicommon zstd; do
   [ -f "$inst/lib/lib$l.a" ] || die "no lib$l.a in $inst/lib"

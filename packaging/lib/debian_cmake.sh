@@ -6,6 +6,7 @@
 #   inst        the install prefix
 #   jobs        ninja -j
 #   repo, log_tag
+. "$repo/packaging/lib/debian_extract.sh"
 
 # unpack_debian_source PKG VERSION "SUITES": the Debian-patched source tree's
 # path on stdout. SUITES name the deb-src entry, added only when apt does
@@ -25,8 +26,8 @@ unpack_debian_source() {
     log "unpacking $dsc (dpkg-source -x, with debian/patches)"
     rm -rf "$src" "$src.tmp"
     mkdir -p "$build_root/src"
-    (cd "$build_root/src-cache" && dpkg-source -x "$dsc" "$src.tmp") >"$build_root/src/$pkg.dpkg-source.out" 2>&1 \
-      || { cat "$build_root/src/$pkg.dpkg-source.out" >&2; die "dpkg-source -x $dsc failed"; }
+    (cd "$build_root/src-cache" && debian_source_extract "$dsc" "$src.tmp") >"$build_root/src/$pkg.dpkg-source.out" 2>&1 \
+      || { cat "$build_root/src/$pkg.dpkg-source.out" >&2; die "unpacking $dsc failed"; }
     mv "$src.tmp" "$src"
     touch "$src/.unpacked-$key"
   fi

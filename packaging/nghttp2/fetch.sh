@@ -38,7 +38,8 @@ src=${NGHTTP2_SRC_DIR:-$build_root/src}
 log() { echo "fetch.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-command -v dpkg-source >/dev/null 2>&1 || die "dpkg-source not found (Debian: dpkg-dev)"
+# shellcheck source=../lib/debian_extract.sh
+. "$repo/packaging/lib/debian_extract.sh"
 
 bash "$repo/packaging/lib/debian_source.sh" \
   --package "$PKG" --version "$VERSION" --suites "$SUITES" \
@@ -62,11 +63,11 @@ else
   # dpkg-source warns that it cannot check the .dsc's OpenPGP signature
   # (no debian-keyring); the SHA-256 pins above are our trust anchor. It
   # does check the other files against the sums inside the .dsc.
-  if ! (cd "$cache" && dpkg-source -x "$dsc" "$src.tmp") >"$build_root/dpkg-source.out" 2>&1; then
+  if ! (cd "$cache" && debian_source_extract "$dsc" "$src.tmp") >"$build_root/dpkg-source.out" 2>&1; then
     cat "$build_root/dpkg-source.out" >&2
-    die "dpkg-source -x $dsc failed"
+    die "unpacking $dsc failed"
   fi
-  sed -n 's/^dpkg-source: info: applying /  applied /p' "$build_root/dpkg-source.out" >&2
+  sed -n 's/^dpkg-source: info: applying /  applied /p; s/^applying /  applied /p' "$build_root/dpkg-source.out" >&2
   [ -f "$src.tmp/lib/nghttp2_session.c" ] || die "no lib/nghttp2_session.c in $dsc"
   mv "$src.tmp" "$src"
   touch "$stamp"

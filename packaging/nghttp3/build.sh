@@ -24,7 +24,7 @@ repo=$(cd "$here/../.." && pwd)
 log_tag=nghttp3/build.sh
 . "$repo/packaging/lib/build_steps.sh"
 . "$repo/packaging/lib/target.sh"
-need_tools "cmake ninja-build dpkg-dev" cmake ninja dpkg-source
+need_tools "cmake ninja-build" cmake ninja
 
 [ -n "${NGHTTP3_BUILD_ROOT:-}" ] || use_shared_cache "$repo" "nghttp3$target_suffix"
 build_root=${NGHTTP3_BUILD_ROOT:-$repo/build-nghttp3$target_suffix}

@@ -29,7 +29,7 @@ repo=$(cd "$here/../.." && pwd)
 log_tag=ngtcp2/build.sh
 . "$repo/packaging/lib/build_steps.sh"
 . "$repo/packaging/lib/target.sh"
-need_tools "cmake ninja-build dpkg-dev" cmake ninja dpkg-source
+need_tools "cmake ninja-build" cmake ninja
 
 [ -n "${NGTCP2_BUILD_ROOT:-}" ] || use_shared_cache "$repo" "ngtcp2$target_suffix"
 build_root=${NGTCP2_BUILD_ROOT:-$repo/build-ngtcp2$target_suffix}
