@@ -100,9 +100,10 @@ def components():
          "traditionalchinese), so that bodies convert exactly as tls-client converts them. x/text is under "
          "Go's licence; its text as Debian ships it with Go (golang-1.19-src):",
          go_licence),
-        ("GCC runtime (libstdc++, libgcc)",
+        ("GCC runtime (libstdc++, libgcc; not in the macOS files)",
          "Linked in statically (-static-libstdc++ -static-libgcc) by Debian's GCC 12 (for Windows, "
-         "Debian's gcc-mingw-w64, GCC 12 too). GPL version 3 with "
+         "Debian's gcc-mingw-w64, GCC 12 too); the macOS files use the OS's own libc++ instead. "
+         "GPL version 3 with "
          "the GCC Runtime Library Exception, which permits this. The exception, from Debian's copyright "
          "file for GCC 12 (gcc-12-base), then the GPL version 3 "
          "(/usr/share/common-licenses/GPL-3):",
@@ -124,9 +125,10 @@ def render():
         rule,
         "",
         "libtls-client.so, and the release files packaging names after upstream's",
-        "(Linux x86-64 and arm64, Windows x64), link the components below statically; each",
-        "section has the component's complete licence text, taken from what it was",
-        "built from. Written by packaging/notices.py; do not edit by hand.",
+        "(Linux x86-64 and arm64, Windows x64 and 32-bit, macOS arm64 and x86-64), link",
+        "the components below statically (a section says so where one is not in every",
+        "file). Each section has the component's complete licence text, taken from",
+        "what it was built from. Written by packaging/notices.py; do not edit by hand.",
         "Build- and test-time only, not in the library files: Catch2 (BSL-1.0).",
         "",
     ]

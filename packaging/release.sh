@@ -7,12 +7,14 @@
 #   dist/tls-client-linux-arm64-<version>.so          Linux arm64 (cross-built)
 #   dist/tls-client-windows-64-<version>.dll          Windows x64 (cross-built, mingw-w64)
 #   dist/tls-client-windows-32-<version>.dll          Windows 32-bit (cross-built, mingw-w64)
+#   dist/tls-client-darwin-arm64-<version>.dylib      macOS arm64 (on a Mac: --target darwin-arm64)
+#   dist/tls-client-darwin-amd64-<version>.dylib      macOS x86-64 (on an Intel Mac: --target darwin-amd64)
 #   dist/THIRD_PARTY_NOTICES.txt                      every linked component's licence
 #   dist/SHA256SUMS                                   `sha256sum -c SHA256SUMS` there
 #
 # <version> is the library's own, from include/tls_client.h (CMake refuses
-# to configure when project() says otherwise). macOS files are built by
-# the release workflow on GitHub's macOS runners, not here. Each file is
+# to configure when project() says otherwise). The macOS files are built on
+# a Mac (the release workflow's GitHub macOS runners), never here. Each file is
 # checked before it is written: its CPU, exactly the ABI exported, nothing
 # needed but the system's own libraries (tests/check_symbols.sh).
 #
@@ -50,7 +52,11 @@ release_file() {
   cmake -S "$root" -B "$dir" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTLSC_TESTS=OFF -DTLSC_TOOLS=OFF "$@" >/dev/null
   cmake --build "$dir" --target tls-client >/dev/null
-  "$strip" --strip-unneeded -o "$dist/$name" "$dir/$lib"
+  if [ "$strip" = macos ]; then
+    strip -x -o "$dist/$name" "$dir/$lib"  # Apple's strip: local symbols out, the exported ones stay
+  else
+    "$strip" --strip-unneeded -o "$dist/$name" "$dir/$lib"
+  fi
   file -b "$dist/$name" | grep -q -E "$arch" || { echo "release.sh: $name is not $arch" >&2; return 1; }
   bash "$root/tests/check_symbols.sh" "$dist/$name" >/dev/null
   echo "release.sh: $name ($(stat -c %s "$dist/$name") bytes; $(file -b "$dist/$name" | cut -d, -f1))"
@@ -70,10 +76,17 @@ host_profile_compiler() {
   echo "$root/build-release/profile_compiler"
 }
 
-# The notices quote the licence files of the sources the builds unpack.
-native_dependencies
-python3 "$root/packaging/notices.py" --check >/dev/null ||
-  { echo "release.sh: THIRD_PARTY_NOTICES.txt is stale: run packaging/notices.py" >&2; exit 1; }
+# The notices quote the licence files of the sources the builds unpack
+# (and Debian's /usr/share/doc, which a Mac has not: the Linux job checks
+# the same file there).
+if [ "$(uname -s)" = Darwin ]; then
+  bash "$root/packaging/deps/build.sh" >/dev/null
+  native_dependencies
+else
+  native_dependencies
+  python3 "$root/packaging/notices.py" --check >/dev/null ||
+    { echo "release.sh: THIRD_PARTY_NOTICES.txt is stale: run packaging/notices.py" >&2; exit 1; }
+fi
 rm -rf "$dist"
 mkdir -p "$dist"
 for t in $targets; do
@@ -110,8 +123,17 @@ for t in $targets; do
         -DTLSC_NGTCP2_ROOT="$root/build-ngtcp2-$cpu-w64-mingw32/install" \
         -DTLSC_NGHTTP3_ROOT="$root/build-nghttp3-$cpu-w64-mingw32/install"
       ;;
+    darwin-arm64 | darwin-amd64)
+      # On the Mac itself, with Apple's clang and the OS's libc++: no
+      # cross toolchain for macOS exists on Debian.
+      if [ "$t" = darwin-arm64 ]; then cpu=arm64; else cpu=x86_64; fi
+      [ "$(uname -s)" = Darwin ] && [ "$(uname -m)" = "$cpu" ] ||
+        { echo "release.sh: $t is built on a $cpu Mac (the release workflow's macOS runners), not on $(uname -s) $(uname -m)" >&2; exit 1; }
+      release_file "$root/build-release" libtls-client.dylib macos "Mach-O 64-bit dynamically linked shared library $cpu" \
+        "tls-client-$t-$version.dylib" -DTLSC_DEPS_ROOT="$root/build-deps/install"
+      ;;
     *)
-      echo "release.sh: no build for $t here (linux-amd64, linux-arm64, windows-64, windows-32)" >&2
+      echo "release.sh: no build for $t (linux-amd64, linux-arm64, windows-64, windows-32; on a Mac darwin-arm64, darwin-amd64)" >&2
       exit 1
       ;;
   esac
