@@ -16,12 +16,13 @@
 # - the library and its tests with Apple's clang and the OS's libc++;
 #   the exported symbols and the libraries the dylib loads;
 # - the unit tests, and BoringSSL's patch tests;
-# - the integration tests whose peers run on a Mac: Node's servers and the
-#   project's own (BoringSSL's server, the HTTP/2 capture server), that is
-#   HTTP/1.1, the async trio, TLS, streams, every profile's HTTP/2 and TLS
-#   fingerprint. Not here: the tests that need Debian's servers (nginx,
-#   nghttpd, h2o, caddy, GnuTLS, squid, dante ...), the memory-bound ones
-#   (prlimit, /proc) and fork();
+# - the integration tests whose peers run on a Mac: Node's servers, Python's
+#   ClientHello capture, OpenSSL's s_server and the project's own
+#   (BoringSSL's server, the HTTP/2 capture server), that is HTTP/1.1, the
+#   async trio, TLS, streams, and every profile's ClientHello and HTTP/2
+#   frames against the expected files Linux's run uses. Not here: the tests
+#   that need Debian's servers (nginx, nghttpd, h2o, caddy, GnuTLS, squid,
+#   dante ...), the memory-bound ones (prlimit, /proc) and fork();
 # - the bindings in the Mac's Node and Python: node-tls-client 2.1.0
 #   unchanged, ctypes, koffi's async trio, streams and WebSockets.
 set -uo pipefail
@@ -68,7 +69,10 @@ unit() {
 
 # Catch2's test spec: groups separated by commas are alternatives, the
 # ~exclusions inside a group apply to it.
-integration_spec='[h1]~[limits]~[slow]~[oom-child],[async]~[limits]~[slow],[tls]~[limits],[h2-fingerprint],[info],[stream]~[limits]~"stream: a large body goes through readStream in flat memory"'
+# [profiles], [client_hello], [h2-fingerprint] and [browsers-id] hold every
+# profile's ClientHello (JA3/JA4 inputs) and HTTP/2 frames (Akamai string)
+# to the same expected files as Linux's run: the Mac's build looks the same.
+integration_spec='[h1]~[limits]~[slow]~[oom-child],[async]~[limits]~[slow],[tls]~[limits],[h2-fingerprint],[profiles],[client_hello],[browsers-id],[info],[stream]~[limits]~"stream: a large body goes through readStream in flat memory"'
 integration() {
   TLSC_TEST_TIME_SCALE=2 timeout 1800 "$build_dir/tests/integration_tests" -d yes "$integration_spec"
 }
