@@ -3,7 +3,8 @@
 # integration and symbol tests; the same suite under ASan+UBSan; the fuzz
 # targets for a bounded time; the bindings (node-tls-client, ctypes, koffi);
 # packaging/install.sh; the macOS runners' way to the Debian sources
-# (without apt and dpkg); the workflow files; the Linux arm64 build under
+# (without apt and dpkg) and their integration tests without Debian's
+# servers; the workflow files; the Linux arm64 build under
 # qemu-user; the Windows x64 and 32-bit builds under wine; the release files.
 # macOS itself is built and tested by tests/run_macos.sh on GitHub's runners.
 # Ends with "N passed, N failed" over the steps, after a "not run:" line for
@@ -269,6 +270,28 @@ without_dpkg() {
   timeout -k 10 900 bash "$root/tests/packaging/debian_extract_test.sh"
 }
 
+# tests/run_macos.sh's integration tests, here, with a PATH that has none
+# of Debian's servers (nor curl): what the Mac's run picks up must need
+# only Node, Python, OpenSSL and the project's own servers, which a macOS
+# runner has. A test that needs more fails here before it fails there.
+macos_subset() {
+  local bin f
+  bin=$(mktemp -d /tmp/tlsc-macos-path.XXXXXX)
+  for f in /usr/bin/* "$(command -v node)"; do
+    case $(basename "$f") in
+      nginx|h2o|caddy|nghttp*|gnutls-*|squid|tinyproxy|danted|sockd|microsocks|curl|wget|ngtcp2*|wine*|qemu-*) ;;
+      *) ln -sf "$f" "$bin/" ;;
+    esac
+  done
+  local spec rc
+  spec=$(bash "$root/tests/run_macos.sh" --print-integration-spec)
+  PATH=$bin TLSC_TEST_TIME_SCALE=2 timeout 900 "$root/build/tests/integration_tests" "$spec" >"$logs/macos-subset.log" 2>&1
+  rc=$?
+  rm -rf "$bin"
+  if [ $rc -eq 0 ]; then tail -2 "$logs/macos-subset.log"; else grep -B3 -A12 "FAILED" "$logs/macos-subset.log" | head -80; fi
+  return $rc
+}
+
 npm_deps() {  # the npm packages tests use: bindings, noble (ML-KEM), Node 24, Node for arm64
   local d
   for d in tests/bindings tests/boringssl/mlkem_noble tests/servers/node24; do
@@ -313,6 +336,7 @@ step "fuzz targets (${fuzz_seconds}s each)" fuzz
 step "bindings: node-tls-client, ctypes, koffi" bindings
 step "install: packaging/install.sh into node-tls-client and tls_client, --uninstall" install_script
 step "Debian sources without apt and dpkg (as on macOS runners): fetched from the archive, unpacked as dpkg-source does" without_dpkg
+step "macOS's integration subset (tests/run_macos.sh) on Linux without Debian's servers on PATH" macos_subset
 step "workflows: .github/workflows/*.yml against GitHub's schema (action-validator)" workflows
 step "Linux arm64 (cross-built): symbols, unit and integration tests under qemu-user" aarch64
 step "Windows x64 (cross-built): DLL exports and imports, unit tests, fingerprints, ROOT store, node-tls-client and koffi under wine64" windows_x64

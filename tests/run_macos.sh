@@ -8,6 +8,7 @@
 # Python 3 and Node are on the runners.
 #
 #   tests/run_macos.sh
+#   tests/run_macos.sh --print-integration-spec   the integration tests it picks
 #
 # Steps, each reported as run_all.sh reports them:
 # - the dependencies, from the pinned Debian sources (SHA256SUMS.in),
@@ -19,8 +20,9 @@
 # - the integration tests whose peers run on a Mac: Node's servers, Python's
 #   ClientHello capture, OpenSSL's s_server and the project's own
 #   (BoringSSL's server, the HTTP/2 capture server), that is HTTP/1.1, the
-#   async trio, TLS, streams, and every profile's ClientHello and HTTP/2
-#   frames against the expected files Linux's run uses. Not here: the tests
+#   async trio, TLS, streams, HTTP/3, and every profile's ClientHello and
+#   HTTP/2 frames (and HTTP/3's QUIC hello) against the expected files and
+#   captures Linux's run uses. Not here: the tests
 #   that need Debian's servers (nginx, nghttpd, h2o, caddy, GnuTLS, squid,
 #   dante ...), the memory-bound ones (prlimit, /proc) and fork();
 # - the bindings in the Mac's Node and Python: node-tls-client 2.1.0
@@ -28,8 +30,6 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-[ "$(uname -s)" = Darwin ] || { echo "run_macos.sh: runs on macOS only (this is $(uname -s)); tests/run_all.sh is Linux's"; exit 2; }
-jobs=$(sysctl -n hw.ncpu)
 passed=0 failed=0 failures=()
 step() {
   local name=$1; shift
@@ -69,10 +69,26 @@ unit() {
 
 # Catch2's test spec: groups separated by commas are alternatives, the
 # ~exclusions inside a group apply to it.
+# HTTP/3 against the project's HTTP/3 capture server (the others need
+# Caddy and nghttpd): each HTTP/3 profile's QUIC hello, transport
+# parameters, control stream and header order against the real browsers'
+# captures, cancel and the server's close and Stateless Reset, Version
+# Negotiation, a lost TCP leg. Names with a comma are given by their start.
+integration_h3='"withProtocolRacing: HTTP/3 with the real browser*","over HTTP/3: cancelRequest resets the stream*","withProtocolRacing: a server without QUIC v1*","withProtocolRacing: the TCP leg fails first*"'
 # [profiles], [client_hello], [h2-fingerprint] and [browsers-id] hold every
 # profile's ClientHello (JA3/JA4 inputs) and HTTP/2 frames (Akamai string)
 # to the same expected files as Linux's run: the Mac's build looks the same.
-integration_spec='[h1]~[limits]~[slow]~[oom-child],[async]~[limits]~[slow],[tls]~[limits],[h2-fingerprint],[profiles],[client_hello],[browsers-id],[info],[stream]~[limits]~"stream: a large body goes through readStream in flat memory"'
+integration_spec='[h1]~[limits]~[slow]~[oom-child],[async]~[limits]~[slow],[tls]~[limits],[h2-fingerprint],[profiles],[client_hello]~[proxy],[browsers-id],[info],[stream]~[limits]~"stream: a large body goes through readStream in flat memory",'"$integration_h3"
+
+# tests/run_all.sh runs this spec on Linux with none of Debian's servers on
+# PATH: a test the spec picks up that needs one fails there first.
+if [ "${1:-}" = --print-integration-spec ]; then
+  printf '%s\n' "$integration_spec"
+  exit 0
+fi
+[ "$(uname -s)" = Darwin ] || { echo "run_macos.sh: runs on macOS only (this is $(uname -s)); tests/run_all.sh is Linux's"; exit 2; }
+jobs=$(sysctl -n hw.ncpu)
+
 integration() {
   TLSC_TEST_TIME_SCALE=2 timeout 1800 "$build_dir/tests/integration_tests" -d yes "$integration_spec"
 }
