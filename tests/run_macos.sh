@@ -22,9 +22,9 @@
 #   (BoringSSL's server, the HTTP/2 capture server), that is HTTP/1.1, the
 #   async trio, TLS, streams, HTTP/3, and every profile's ClientHello and
 #   HTTP/2 frames (and HTTP/3's QUIC hello) against the expected files and
-#   captures Linux's run uses. Not here: the tests
-#   that need Debian's servers (nginx, nghttpd, h2o, caddy, GnuTLS, squid,
-#   dante ...), the memory-bound ones (prlimit, /proc) and fork();
+#   captures Linux's run uses. Not here: the tests that need Debian's
+#   servers (nginx, nghttpd, h2o, caddy, GnuTLS, squid, dante ...), the
+#   memory-bound ones (prlimit, /proc) and fork();
 # - the bindings in the Mac's Node and Python: node-tls-client 2.1.0
 #   unchanged, ctypes, koffi's async trio, streams and WebSockets.
 set -uo pipefail
