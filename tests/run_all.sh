@@ -152,8 +152,15 @@ wine=(env WINEPREFIX="$wine_prefix" WINEDEBUG=-all /usr/lib/wine/wine64)
 # Whatever a build still runs through the toolchain files' emulator runs in
 # the same prefix (profile_compiler no longer does: the host's is used).
 export WINEPREFIX=$wine_prefix
+# 32-bit wine needs its package and a kernel that runs 32-bit x86 programs
+# (IA32 emulation): some kernels, this project's machine since 2026-12-06
+# among them, are built without it, and then every 32-bit program fails with
+# "Exec format error" whatever is installed.
 wine32_installed() {
   dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed"
+}
+wine32_runs() {
+  wine32_installed && /usr/lib/wine/wine --version >/dev/null 2>&1
 }
 windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerprints, the ROOT store
   local t=$1-w64-mingw32 dir=$2 s
@@ -161,10 +168,14 @@ windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerpr
   for s in deps boringssl nghttp2 ngtcp2 nghttp3; do  # ngtcp2 after BoringSSL: its crypto backend links it
     TLSC_TARGET=$t bash "$root/packaging/$s/build.sh" >/dev/null || return 1
   done
-  # Made afresh once 32-bit wine is there: a prefix made before cannot
-  # start 32-bit programs, and wineboot -u does not add that half.
+  # Made afresh once 32-bit wine runs: a prefix made before (its syswow64
+  # empty, whatever its marker says) cannot start 32-bit programs, and
+  # wineboot -u does not add that half.
   local marker=.tlsc-win10 wow64=0
-  if wine32_installed; then marker=.tlsc-win10-wow64 wow64=1; fi
+  if wine32_runs; then marker=.tlsc-win10-wow64 wow64=1; fi
+  if [ $wow64 = 1 ] && [ -z "$(ls -A "$wine_prefix/drive_c/windows/syswow64" 2>/dev/null)" ]; then
+    rm -f "$wine_prefix/.tlsc-win10-wow64"
+  fi
   if [ ! -f "$wine_prefix/$marker" ] && { [ $wow64 = 1 ] || [ ! -f "$wine_prefix/.tlsc-win10-wow64" ]; }; then
     rm -rf "$wine_prefix" && mkdir -p "$wine_prefix" &&
       "${run[@]}" winecfg -v win10 >/dev/null 2>&1 && touch "$wine_prefix/$marker" || return 1
@@ -183,6 +194,10 @@ windows() {  # CPU (x86_64 or i686) BUILD_DIR: the DLL, its unit tests, fingerpr
   bash "$root/tests/check_symbols.sh" "$dir/libtls-client.dll" || return 1
   if [ "$1" = i686 ] && ! wine32_installed; then
     not_run "Windows 32-bit under wine: unit tests, fingerprints, ROOT store (wine32:i386 is not installed: packaging/setup.sh could not get it from the mirror)"
+    return 0
+  fi
+  if [ "$1" = i686 ] && ! wine32_runs; then
+    not_run "Windows 32-bit under wine: unit tests, fingerprints, ROOT store (this kernel does not run 32-bit x86 programs, IA32 emulation: /usr/lib/wine/wine cannot start)"
     return 0
   fi
   echo "--- unit tests (wine)"
