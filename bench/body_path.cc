@@ -10,8 +10,11 @@
 #include <cstdlib>
 #include <functional>
 #include <random>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "abi/json_string.h"
 #include "abi/json_writer.h"
 #include "charset/charset.h"
 #include "core/base64.h"
@@ -70,7 +73,7 @@ double best_ns(const std::function<size_t()>& run) {
 
 int main(int argc, char** argv) {
   const size_t size = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 262144;
-  std::printf("%-8s %-34s %10s %10s\n", "body", "stage", "ns/byte", "MB/s");
+  std::printf("%-8s %-38s %10s %10s\n", "body", "stage", "ns/byte", "MB/s");
   for (const char* kind : {"ascii", "utf8", "cyrillic", "binary"}) {
     const std::string body = make_body(kind, size);
     tlsc::Response r;
@@ -88,7 +91,16 @@ int main(int argc, char** argv) {
       const char* name;
       std::function<size_t()> run;
     };
-    const Stage stages[] = {
+    // The JSON string's size pass and write, through one version: the one
+    // append_json_string picks is above; these compare the widths.
+    auto json_with = [&](size_t (*size_of)(std::string_view), char* (*write)(char*, std::string_view)) {
+      return [&body, size_of, write] {
+        const size_t n = size_of(body);
+        auto out = std::make_unique_for_overwrite<char[]>(n);
+        return static_cast<size_t>(write(out.get(), body) - out.get());
+      };
+    };
+    std::vector<Stage> stages = {
         {"to_utf8 (charset=utf-8 declared)",
          [&] { return tlsc::charset::to_utf8(body, "text/plain; charset=utf-8").size(); }},
         {"to_utf8 (no charset: sniffed)", [&] { return tlsc::charset::to_utf8(body, "").size(); }},
@@ -101,10 +113,19 @@ int main(int argc, char** argv) {
         {"base64_encode", [&] { return tlsc::base64_encode(body).size(); }},
         {"response_to_json", [&] { return tlsc::response_to_json(r).size(); }},
         {"response_to_json (base64 body)", [&] { return tlsc::response_to_json(with_base64).size(); }},
+        {"json string, 16 bytes a step",
+         json_with(tlsc::detail::json_string_size_vector, tlsc::detail::write_json_string_vector)},
+        {"json string, 8 bytes a step (words)",
+         json_with(tlsc::detail::json_string_size_words, tlsc::detail::write_json_string_words)},
     };
+#if TLSC_JSON_STRING_AVX2
+    if (tlsc::detail::json_string_avx2_in_use())
+      stages.push_back({"json string, 32 bytes a step (AVX2)",
+                        json_with(tlsc::detail::json_string_size_avx2, tlsc::detail::write_json_string_avx2)});
+#endif
     for (const auto& s : stages) {
       double ns = best_ns(s.run);
-      std::printf("%-8s %-34s %10.3f %10.0f\n", kind, s.name, ns / static_cast<double>(size),
+      std::printf("%-8s %-38s %10.3f %10.0f\n", kind, s.name, ns / static_cast<double>(size),
                   static_cast<double>(size) / ns * 1e3);
     }
   }

@@ -8,13 +8,23 @@
 //     utf8.DecodeRune giving RuneError, 1) becomes \ufffd;
 //   - everything else, 0x7f included, is copied.
 // A response body is most of a response's bytes, so this runs a block of
-// bytes a step (SSE2 on x86-64, NEON on arm64, 64-bit words elsewhere): a
-// first pass counts the exact size, a second writes into it.
+// bytes a step (AVX2 on the x86-64 CPUs that have it, else SSE2; NEON on
+// arm64; 64-bit words elsewhere): a first pass counts the exact size, a
+// second writes into it.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+// Whether this build carries the AVX2 version (abi/json_string_avx2.cc),
+// chosen at run time. Not on macOS: its x86-64 Macs keep SSE2, which leaves
+// Apple's toolchain no CPU-model runtime to need.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__APPLE__)
+#define TLSC_JSON_STRING_AVX2 1
+#else
+#define TLSC_JSON_STRING_AVX2 0
+#endif
 
 namespace tlsc {
 
@@ -34,6 +44,17 @@ namespace detail {
 // is; compiled everywhere so that the tests check them on every machine.
 size_t json_string_size_words(std::string_view s);
 char* write_json_string_words(char* dst, std::string_view s);
+// The 16-byte versions (SSE2, NEON; the words where neither is), what runs
+// where AVX2 does not.
+size_t json_string_size_vector(std::string_view s);
+char* write_json_string_vector(char* dst, std::string_view s);
+// Whether json_string_size and write_json_string run the AVX2 versions.
+bool json_string_avx2_in_use();
+#if TLSC_JSON_STRING_AVX2
+// Only on a CPU with AVX2.
+size_t json_string_size_avx2(std::string_view s);
+char* write_json_string_avx2(char* dst, std::string_view s);
+#endif
 }  // namespace detail
 
 }  // namespace tlsc

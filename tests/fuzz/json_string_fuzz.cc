@@ -4,8 +4,9 @@
 //   - a valid UTF-8 input reads back unchanged;
 //   - none of '<', '>', '&', U+2028, U+2029 appears unescaped (Go's
 //     HTML-safe encoding);
-//   - json_string_size is the size written, and the portable 64-bit-word
-//     version writes the same bytes as the wide one.
+//   - json_string_size is the size written, and every version (the
+//     portable 64-bit words, the 16-byte one, AVX2 where the CPU has it)
+//     writes the same bytes as the one json_string_size picks.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -31,6 +32,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   auto wide = std::make_unique<char[]>(out.size());
   if (tlsc::write_json_string(wide.get(), in) != wide.get() + out.size()) std::abort();
+  auto vector = std::make_unique<char[]>(out.size());
+  if (tlsc::detail::json_string_size_vector(in) != out.size() ||
+      tlsc::detail::write_json_string_vector(vector.get(), in) != vector.get() + out.size() ||
+      std::string_view(vector.get(), out.size()) != out)
+    std::abort();
+#if TLSC_JSON_STRING_AVX2
+  if (tlsc::detail::json_string_avx2_in_use()) {
+    auto avx2 = std::make_unique<char[]>(out.size());
+    if (tlsc::detail::json_string_size_avx2(in) != out.size() ||
+        tlsc::detail::write_json_string_avx2(avx2.get(), in) != avx2.get() + out.size() ||
+        std::string_view(avx2.get(), out.size()) != out)
+      std::abort();
+  }
+#endif
   auto parsed = nlohmann::json::parse(out, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_string()) std::abort();
   // decode_utf8 leaves valid UTF-8 as it is, so equality says "valid".

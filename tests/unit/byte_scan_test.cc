@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "abi/json_string.h"
 #include "abi/json_writer.h"
 #include "charset/decoders.h"
 #include "charset/go_text.h"
@@ -160,31 +161,59 @@ TEST_CASE("byte scans: a stop byte in every position of long plain runs", "[byte
 }
 
 namespace {
-// Both versions of the JSON string writer (the wide one and the 64-bit
-// words) against Go's rules, their sizes against what they wrote, from
-// every alignment of input and output.
+// Every version of the JSON string writer this machine can run (the one
+// json_string_size and write_json_string pick, the 16-byte one, the 64-bit
+// words, and AVX2 where the CPU has it) against Go's rules, their sizes
+// against what they wrote, from every alignment of input and output.
+struct JsonWriterVersion {
+  const char* name;
+  size_t (*size)(std::string_view);
+  char* (*write)(char*, std::string_view);
+};
+std::vector<JsonWriterVersion> json_writer_versions() {
+  std::vector<JsonWriterVersion> v = {
+      {"dispatched", tlsc::json_string_size, tlsc::write_json_string},
+      {"16-byte", tlsc::detail::json_string_size_vector, tlsc::detail::write_json_string_vector},
+      {"words", tlsc::detail::json_string_size_words, tlsc::detail::write_json_string_words},
+  };
+#if TLSC_JSON_STRING_AVX2
+  if (tlsc::detail::json_string_avx2_in_use())
+    v.push_back({"avx2", tlsc::detail::json_string_size_avx2, tlsc::detail::write_json_string_avx2});
+#endif
+  return v;
+}
+
 void require_go_json(const std::string& body) {
+  static const std::vector<JsonWriterVersion> versions = json_writer_versions();
   const std::string want = go_json_reference(body);
-  REQUIRE(tlsc::json_string_size(body) == want.size());
-  REQUIRE(tlsc::detail::json_string_size_words(body) == want.size());
-  for (size_t offset = 0; offset < 16; offset += 7) {
-    std::string in(offset, 'x');
-    in += body;
-    const std::string_view view(in.data() + offset, body.size());
-    // Exactly the room asked for, so that AddressSanitizer sees any write
-    // past it.
-    const size_t room = offset + want.size();
-    auto out = std::make_unique<char[]>(room);
-    REQUIRE(tlsc::write_json_string(out.get() + offset, view) == out.get() + room);
-    REQUIRE(std::string_view(out.get() + offset, want.size()) == want);
-    REQUIRE(tlsc::detail::write_json_string_words(out.get() + offset, view) == out.get() + room);
-    REQUIRE(std::string_view(out.get() + offset, want.size()) == want);
+  for (const JsonWriterVersion& version : versions) {
+    INFO("version " << version.name);
+    REQUIRE(version.size(body) == want.size());
+    for (size_t offset = 0; offset < 16; offset += 7) {
+      std::string in(offset, 'x');
+      in += body;
+      const std::string_view view(in.data() + offset, body.size());
+      // Exactly the room asked for, so that AddressSanitizer sees any write
+      // past it.
+      const size_t room = offset + want.size();
+      auto out = std::make_unique<char[]>(room);
+      REQUIRE(version.write(out.get() + offset, view) == out.get() + room);
+      REQUIRE(std::string_view(out.get() + offset, want.size()) == want);
+    }
   }
   std::string appended = "prefix";
   tlsc::append_json_string(appended, body);
   REQUIRE(appended == "prefix" + want);
 }
 }  // namespace
+
+TEST_CASE("json: the AVX2 version runs where the CPU has AVX2", "[json][byte_scan]") {
+#if TLSC_JSON_STRING_AVX2
+  REQUIRE(tlsc::detail::json_string_avx2_in_use() == static_cast<bool>(__builtin_cpu_supports("avx2")));
+#else
+  REQUIRE_FALSE(tlsc::detail::json_string_avx2_in_use());
+#endif
+}
 
 TEST_CASE("json: every byte in every position of long plain runs", "[json][byte_scan]") {
   std::vector<std::string> specials;
@@ -193,9 +222,12 @@ TEST_CASE("json: every byte in every position of long plain runs", "[json][byte_
         std::string_view("\"\\<>&").find(static_cast<char>(b)) != std::string_view::npos)
       specials.push_back(std::string(1, static_cast<char>(b)));
   }
-  for (const char* seq : {"\xc3\xa9", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xf0\x9f\x98\x80", "\xe2\x80"})
+  // U+2028/9 and their neighbours with the same lead (U+2019, U+2027,
+  // U+202A: copied as they are), across block edges.
+  for (const char* seq : {"\xc3\xa9", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xf0\x9f\x98\x80", "\xe2\x80",
+                          "\xe2\x80\x99", "\xe2\x80\xa7", "\xe2\x80\xaa", "\xe2\x82\xac"})
     specials.push_back(seq);
-  for (size_t len : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 40u}) {
+  for (size_t len : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 40u, 63u, 64u, 65u, 97u}) {
     for (size_t at = 0; at < len; ++at) {
       for (const auto& special : specials) {
         std::string s(len, 'q');
@@ -231,6 +263,10 @@ TEST_CASE("json: text mostly outside ASCII, with rare ill-formed bytes, across b
                                           "\xed\x9f\xbf",
                                           "\xef\xbf\xbd",
                                           "\xf4\x8f\xbf\xbf",
+                                          "\xe2\x80\x99",
+                                          "\xe2\x80\xa6",
+                                          "\xe2\x80\xa7",
+                                          "\xe2\x80\xaa",
                                           " ",
                                           "a",
                                           "<",
