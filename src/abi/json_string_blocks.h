@@ -131,47 +131,63 @@ struct WordBlock {
 };
 
 #if defined(__SSE2__)
-struct VectorBlock {
-  static constexpr size_t kSize = 16;
+// The x86 blocks, written once for every register width: R gives the
+// register's operations (Sse2Register below, 16 bytes; Avx2Register in
+// json_string_avx2.cc, 32). x86 compares signed bytes with "greater than"
+// only; as signed bytes everything above 0x7f is negative.
+template <typename R>
+struct X86Block {
+  using V = typename R::Vector;
+  static constexpr size_t kSize = R::kSize;
   static constexpr int kShift = 1;
 
-  static __m128i load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-  static uint64_t bits(__m128i v) { return static_cast<uint32_t>(_mm_movemask_epi8(v)); }
-  static __m128i eq(__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); }
+  static V eq(V v, char c) { return R::cmpeq(v, R::splat(c)); }
+  // Control bytes and everything above 0x7f.
+  static V below_0x20(V v) { return R::cmpgt(R::splat(0x20), v); }
 
   static uint64_t special(const char* p) {
-    const __m128i v = load(p);
-    // As signed bytes everything above 0x7f is negative: one "less than
-    // 0x20" finds control bytes and non-ASCII together.
-    const __m128i hit =
-        _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                     _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, '\\')),
-                                  _mm_or_si128(_mm_or_si128(eq(v, '<'), eq(v, '>')), eq(v, '&'))));
-    return bits(hit);
+    const V v = R::load(p);
+    return R::movemask(R::or_(R::or_(below_0x20(v), R::or_(eq(v, '"'), eq(v, '\\'))),
+                              R::or_(R::or_(eq(v, '<'), eq(v, '>')), eq(v, '&'))));
   }
-  static uint64_t high(const char* p) { return bits(load(p)); }
-  static uint64_t equal_to(const char* p, unsigned char c) { return bits(eq(load(p), static_cast<char>(c))); }
+  static uint64_t high(const char* p) { return R::movemask(R::load(p)); }
+  static uint64_t equal_to(const char* p, unsigned char c) {
+    return R::movemask(eq(R::load(p), static_cast<char>(c)));
+  }
   static size_t extra(const char* p, size_t k) {
-    const __m128i v = load(p);
-    const __m128i one = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, '\\')), _mm_or_si128(eq(v, '\b'), eq(v, '\f'))),
-        _mm_or_si128(_mm_or_si128(eq(v, '\n'), eq(v, '\r')), eq(v, '\t')));
+    const V v = R::load(p);
+    const V one = R::or_(R::or_(R::or_(eq(v, '"'), eq(v, '\\')), R::or_(eq(v, '\b'), eq(v, '\f'))),
+                         R::or_(R::or_(eq(v, '\n'), eq(v, '\r')), eq(v, '\t')));
     // Control bytes: below 0x20 and not negative (not above 0x7f).
-    const __m128i control =
-        _mm_and_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpgt_epi8(v, _mm_set1_epi8(-1)));
-    const __m128i five = _mm_or_si128(_mm_andnot_si128(one, control),
-                                      _mm_or_si128(_mm_or_si128(eq(v, '<'), eq(v, '>')), eq(v, '&')));
-    __m128i weights =
-        _mm_or_si128(_mm_and_si128(one, _mm_set1_epi8(1)), _mm_and_si128(five, _mm_set1_epi8(5)));
-    const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    weights = _mm_and_si128(weights, _mm_cmplt_epi8(index, _mm_set1_epi8(static_cast<char>(k))));
-    const __m128i sums = _mm_sad_epu8(weights, _mm_setzero_si128());  // two halves' sums
+    const V control = R::and_(below_0x20(v), R::cmpgt(v, R::splat(-1)));
+    const V five = R::or_(R::andnot(one, control), R::or_(R::or_(eq(v, '<'), eq(v, '>')), eq(v, '&')));
+    const V weights = R::or_(R::and_(one, R::splat(1)), R::and_(five, R::splat(5)));
+    return R::sum_bytes(R::and_(weights, R::cmpgt(R::splat(static_cast<char>(k)), R::index())));
+  }
+  static void copy(char* dst, const char* src) { R::store(dst, R::load(src)); }
+};
+
+struct Sse2Register {
+  using Vector = __m128i;
+  static constexpr size_t kSize = 16;
+
+  static Vector load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static void store(char* p, Vector v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static Vector splat(char c) { return _mm_set1_epi8(c); }
+  static Vector cmpeq(Vector a, Vector b) { return _mm_cmpeq_epi8(a, b); }
+  static Vector cmpgt(Vector a, Vector b) { return _mm_cmpgt_epi8(a, b); }
+  static Vector or_(Vector a, Vector b) { return _mm_or_si128(a, b); }
+  static Vector and_(Vector a, Vector b) { return _mm_and_si128(a, b); }
+  static Vector andnot(Vector a, Vector b) { return _mm_andnot_si128(a, b); }  // ~a & b
+  static uint64_t movemask(Vector v) { return static_cast<uint32_t>(_mm_movemask_epi8(v)); }
+  static Vector index() { return _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+  // The bytes' sum (at most 80), from the two halves' sums.
+  static size_t sum_bytes(Vector v) {
+    const __m128i sums = _mm_sad_epu8(v, _mm_setzero_si128());
     return static_cast<size_t>(_mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4));
   }
-  static void copy(char* dst, const char* src) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), load(src));
-  }
 };
+using VectorBlock = X86Block<Sse2Register>;
 #elif defined(__ARM_NEON)
 struct VectorBlock {
   static constexpr size_t kSize = 16;
