@@ -4,27 +4,16 @@
 
 namespace tlsc {
 
-#if TLSC_JSON_STRING_AVX2
-namespace {
-// Whether this CPU, and the OS's saved state, can run AVX2 (libgcc's and
-// compiler-rt's CPU model checks both).
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-}  // namespace
-#endif
-
 size_t json_string_size(std::string_view s) {
 #if TLSC_JSON_STRING_AVX2
-  if (cpu_has_avx2()) return detail::json_string_size_avx2(s);
+  if (detail::json_string_avx2_in_use()) return detail::json_string_size_avx2(s);
 #endif
   return size_of<VectorBlock>(s);
 }
 
 char* write_json_string(char* dst, std::string_view s) {
 #if TLSC_JSON_STRING_AVX2
-  if (cpu_has_avx2()) return detail::write_json_string_avx2(dst, s);
+  if (detail::json_string_avx2_in_use()) return detail::write_json_string_avx2(dst, s);
 #endif
   return write<VectorBlock>(dst, s);
 }
@@ -46,7 +35,10 @@ size_t json_string_size_vector(std::string_view s) { return size_of<VectorBlock>
 char* write_json_string_vector(char* dst, std::string_view s) { return write<VectorBlock>(dst, s); }
 bool json_string_avx2_in_use() {
 #if TLSC_JSON_STRING_AVX2
-  return cpu_has_avx2();
+  // The CPU, and the OS's saved state, can run AVX2 (libgcc's and
+  // compiler-rt's CPU model check both); asked once.
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
 #else
   return false;
 #endif
