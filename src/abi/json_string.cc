@@ -18,6 +18,13 @@ char* write_json_string(char* dst, std::string_view s) {
   return write<VectorBlock>(dst, s);
 }
 
+char* write_json_string_contents(char* dst, std::string_view s) {
+#if TLSC_JSON_STRING_AVX2
+  if (detail::json_string_avx2_in_use()) return detail::write_json_string_contents_avx2(dst, s);
+#endif
+  return write_contents<VectorBlock>(dst, s);
+}
+
 void append_json_string(std::string& out, std::string_view s, size_t size) {
   const size_t at = out.size();
   out.resize(at + size);

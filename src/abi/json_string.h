@@ -35,6 +35,11 @@ size_t json_string_size(std::string_view s);
 // json_string_size(s) bytes; returns the end of what it wrote.
 char* write_json_string(char* dst, std::string_view s);
 
+// The same without the quotes: json_string_size(s) - 2 bytes at dst, which
+// has room for exactly those. For a string written in pieces that meet
+// where Go's UTF-8 decoding has a character boundary (json_string_parts.h).
+char* write_json_string_contents(char* dst, std::string_view s);
+
 void append_json_string(std::string& out, std::string_view s);
 // The same where the caller has json_string_size(s) already.
 void append_json_string(std::string& out, std::string_view s, size_t size);
@@ -54,6 +59,7 @@ bool json_string_avx2_in_use();
 // Only on a CPU with AVX2.
 size_t json_string_size_avx2(std::string_view s);
 char* write_json_string_avx2(char* dst, std::string_view s);
+char* write_json_string_contents_avx2(char* dst, std::string_view s);
 #endif
 }  // namespace detail
 

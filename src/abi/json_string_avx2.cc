@@ -60,6 +60,7 @@ using Avx2Block = X86Block<Avx2Register>;
 
 size_t size_avx2(std::string_view s) { return size_of<Avx2Block>(s); }
 char* write_avx2(char* dst, std::string_view s) { return write<Avx2Block>(dst, s); }
+char* write_contents_avx2(char* dst, std::string_view s) { return write_contents<Avx2Block>(dst, s); }
 
 }  // namespace
 }  // namespace tlsc
@@ -75,6 +76,7 @@ char* write_avx2(char* dst, std::string_view s) { return write<Avx2Block>(dst, s
 namespace tlsc::detail {
 size_t json_string_size_avx2(std::string_view s) { return size_avx2(s); }
 char* write_json_string_avx2(char* dst, std::string_view s) { return write_avx2(dst, s); }
+char* write_json_string_contents_avx2(char* dst, std::string_view s) { return write_contents_avx2(dst, s); }
 }  // namespace tlsc::detail
 
 #endif  // TLSC_JSON_STRING_AVX2

@@ -363,21 +363,21 @@ size_t size_of(std::string_view s) {
   return n + extra;
 }
 
+// The string's contents, without its quotes: size_of(s) - 2 bytes.
 template <typename Block>
-char* write(char* d, std::string_view s) {
+char* write_contents(char* d, std::string_view s) {
   const char* data = s.data();
   const auto* p = reinterpret_cast<const unsigned char*>(data);
   const size_t n = s.size();
-  *d++ = '"';
   size_t i = 0;
   unsigned state = utf8_dfa::kAccept;  // of the UTF-8 passed over so far
   size_t slow_until = 0;               // no DFA before here (as in size_of)
   // A block's escapes are written from one look at it: between them the
   // plain bytes are stored a block at a time from where they start (what
   // overshoots is written over next), an escape as 8 bytes (no branch on
-  // its size, which text makes unpredictable). The output never runs
-  // short: what is left of it is at least what is left of the input plus
-  // the closing quote, and the loop keeps a block and more of input ahead.
+  // its size, which text makes unpredictable). No store passes the end of
+  // the contents: what is left of them is at least what is left of the
+  // input, and the loop keeps a block and more of input ahead.
   while (i + 2 * Block::kSize <= n) {
     uint64_t special = Block::special(data + i);
     Block::copy(d, data + i);
@@ -451,6 +451,13 @@ char* write(char* d, std::string_view s) {
       d = c.out;
     }
   }
+  return d;
+}
+
+template <typename Block>
+char* write(char* d, std::string_view s) {
+  *d++ = '"';
+  d = write_contents<Block>(d, s);
   *d++ = '"';
   return d;
 }
