@@ -1,5 +1,7 @@
 #include "charset/charset.h"
 
+#include <algorithm>
+
 #include "charset/decoders.h"
 #include "charset/determine.h"
 
@@ -19,6 +21,23 @@ std::string to_utf8_owned(std::string&& body, std::string_view content_type) {
   const Decision d = determine_encoding(body, content_type);
   if (d.passthrough || detail::decodes_to_itself(d.encoding, body)) return std::move(body);
   return to_utf8(std::string_view(body), content_type);
+}
+
+bool converts_to_itself(std::span<const std::string> parts, std::string_view content_type) {
+  // Go decides from the body's first 1024 bytes, which the first part holds
+  // unless it is short.
+  std::string short_start;
+  std::string_view start = parts.empty() ? std::string_view() : std::string_view(parts.front());
+  if (parts.size() > 1 && start.size() < kPreviewSize) {
+    for (const std::string& part : parts) {
+      short_start.append(part, 0, std::min(part.size(), kPreviewSize - short_start.size()));
+      if (short_start.size() == kPreviewSize) break;
+    }
+    start = short_start;
+  }
+  if (start.empty()) return true;  // an empty body stays empty
+  const Decision d = determine_encoding(start, content_type);
+  return d.passthrough || detail::decodes_to_itself(d.encoding, parts);
 }
 
 }  // namespace tlsc::charset

@@ -3,6 +3,7 @@
 // golang.org/x/net/html/charset (v0.48.0) over golang.org/x/text (v0.32.0).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,10 @@ std::string to_utf8(std::string_view body, std::string_view content_type);
 // return the bytes unchanged (passed through, valid UTF-8, ASCII in a
 // single-byte encoding) the body itself comes back, not a copy.
 std::string to_utf8_owned(std::string&& body, std::string_view content_type);
+
+// Whether to_utf8_owned would give back, unchanged, the body that `parts`
+// make in order (a large body kept in the blocks it arrived in): then the
+// parts stand for the converted body as they are, and are never joined.
+bool converts_to_itself(std::span<const std::string> parts, std::string_view content_type);
 
 }  // namespace tlsc::charset

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "charset/decoders.h"
 #include "charset/tables.h"
 #include "core/byte_scan.h"
@@ -103,6 +105,34 @@ const std::array<std::uint16_t, 128>* single_byte_table(Encoding e) {
 bool decodes_to_itself(Encoding e, std::string_view in) {
   if (e == Encoding::utf8) return valid_utf8_prefix(in) == in.size();
   if (single_byte_table(e) != nullptr) return count_ascii_prefix(in.data(), in.size()) == in.size();
+  return false;
+}
+
+bool decodes_to_itself(Encoding e, std::span<const std::string> parts) {
+  if (e == Encoding::utf8) {
+    // Each part's well-formed stretch is found as for one string; only the
+    // few bytes of a character cut by the end of a part go through the DFA,
+    // from the state it leaves into the next part.
+    unsigned state = utf8_dfa::kAccept;
+    for (const std::string& part : parts) {
+      const auto* p = reinterpret_cast<const unsigned char*>(part.data());
+      size_t i = 0;
+      while (state != utf8_dfa::kAccept && i < part.size()) state = utf8_dfa::step(state, p[i++]);
+      if (state == utf8_dfa::kError) return false;
+      if (state != utf8_dfa::kAccept) continue;  // a part inside one character
+      const size_t rest = part.size() - i - valid_utf8_prefix(std::string_view(part).substr(i));
+      if (rest == 0) continue;
+      if (rest > 3) return false;  // an ill-formed sequence, not one cut by the part's end
+      state = utf8_dfa::run(utf8_dfa::kAccept, p + part.size() - rest, rest);
+      if (state == utf8_dfa::kError) return false;
+    }
+    return state == utf8_dfa::kAccept;
+  }
+  if (single_byte_table(e) != nullptr) {
+    return std::ranges::all_of(parts, [](const std::string& part) {
+      return count_ascii_prefix(part.data(), part.size()) == part.size();
+    });
+  }
   return false;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -50,5 +51,8 @@ const std::array<std::uint16_t, 128>* single_byte_table(Encoding e);
 // a single-byte encoding. Lets a caller that owns the body keep it instead
 // of copying it (most bodies are one of the two).
 bool decodes_to_itself(Encoding e, std::string_view in);
+// The same for the text that parts make in order: a character may begin in
+// one part and end in the next.
+bool decodes_to_itself(Encoding e, std::span<const std::string> parts);
 
 }  // namespace tlsc::charset::detail

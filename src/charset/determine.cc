@@ -9,8 +9,6 @@
 namespace tlsc::charset {
 namespace {
 
-constexpr std::size_t kPreviewSize = 1024;
-
 std::optional<Encoding> from_bom(std::string_view s) {
   if (s.starts_with("\xFE\xFF")) return Encoding::utf16be;
   if (s.starts_with("\xFF\xFE")) return Encoding::utf16le;

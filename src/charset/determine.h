@@ -2,6 +2,7 @@
 // top of it: whether the body is decoded at all or passed through as is.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "charset/encoding.h"
@@ -20,7 +21,10 @@ struct Decision {
   Source source = Source::fallback;
 };
 
-// Looks at no more than the first 1024 bytes of body, like Go.
+// How much of a body's start Go looks at (NewReader's preview).
+inline constexpr std::size_t kPreviewSize = 1024;
+
+// Looks at no more than the first kPreviewSize bytes of body, like Go.
 Decision determine_encoding(std::string_view body, std::string_view content_type);
 
 }  // namespace tlsc::charset

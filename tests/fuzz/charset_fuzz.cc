@@ -6,12 +6,15 @@
 //   - every other decision returns valid UTF-8 (all decoders replace errors);
 //   - converted in pieces (StreamConverter, cut where the body's own bytes
 //     say), the body gives the same bytes as whole;
+//   - held in parts, it converts to itself exactly when it does whole, and
+//     then its conversion is itself;
 //   - the sniffer always names some type.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "charset/charset.h"
 #include "charset/determine.h"
@@ -88,6 +91,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     conv.finish(pieces);
     if (pieces != out) std::abort();
+  }
+  {
+    // Held in parts (a large body's blocks), cut where the body's own bytes
+    // say: the parts convert to themselves exactly when the whole body
+    // does, and then the conversion is the body itself.
+    std::vector<std::string> parts;
+    std::size_t i = 0, k = 0;
+    while (i < body.size()) {
+      const std::size_t n = 1 + static_cast<unsigned char>(body[k++ % body.size()]) % 1500;
+      parts.emplace_back(body.substr(i, n));
+      i += std::min(n, body.size() - i);
+    }
+    const bool whole =
+        tlsc::charset::converts_to_itself(std::vector<std::string>{std::string(body)}, content_type);
+    if (tlsc::charset::converts_to_itself(parts, content_type) != whole) std::abort();
+    if (whole && out != body) std::abort();
   }
   if (tlsc::detect_content_type(body).empty()) std::abort();
   if (tlsc::detect_content_type(view).empty()) std::abort();

@@ -702,3 +702,47 @@ TEST_CASE("to_utf8: an owned body that converts to itself comes back without a c
   CHECK_FALSE(same_buffer(ascii, "text/html; charset=utf-16le"));       // not ASCII-compatible
   CHECK_FALSE(same_buffer(ascii, "text/html; charset=shift_jis"));      // no fast path
 }
+
+TEST_CASE("to_utf8: a body in parts converts to itself exactly when the joined body does", "[charset]") {
+  // converts_to_itself(parts) must say what to_utf8_owned says of the joined
+  // body (the same buffer back), wherever the parts are cut: through a
+  // character, through Go's 1024-byte preview, after an ill-formed byte.
+  auto kept_whole = [](const std::string& body, std::string_view content_type) {
+    std::string owned = body;
+    const char* before = owned.data();
+    return tlsc::charset::to_utf8_owned(std::move(owned), content_type).data() == before;
+  };
+  const std::string utf8 =
+      std::string(1500, 'b') + "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80" + std::string(1500, 'c');
+  const std::vector<std::string> bodies = {
+      std::string(3000, 'a'),
+      utf8,
+      "\xC3\xA9" + utf8,                                   // sniffed as UTF-8: passed through
+      "\xC3\xA9" + utf8 + "\xFF" + std::string(600, 'x'),  // passed through, ill-formed late
+      std::string(1500, 'd') + "\xE9" + std::string(1500, 'e'),
+      std::string(1500, 'd') + "\xF0\x9F\x98" + std::string(1500, 'e'),  // cut short
+      std::string(1500, 'd') + "\xF0\x9F\x98",                           // cut short at the end
+      std::string(1500, 'd') + "\xED\xA0\x80" + std::string(10, 'e'),    // a surrogate
+  };
+  const std::vector<std::string_view> types = {"text/html", "text/html; charset=utf-8",
+                                               "text/html; charset=koi8-r", "text/html; charset=shift_jis"};
+  for (const std::string& body : bodies) {
+    for (std::string_view type : types) {
+      const bool whole = kept_whole(body, type);
+      CHECK(tlsc::charset::converts_to_itself(std::vector<std::string>{body}, type) == whole);
+      for (size_t cut : {size_t{1}, size_t{2}, size_t{700}, size_t{1023}, size_t{1024}, size_t{1501},
+                         size_t{1502}, size_t{1503}, size_t{1504}, size_t{1505}, size_t{1506}, size_t{1507},
+                         size_t{1508}, body.size() - 1}) {
+        if (cut > body.size()) continue;
+        INFO("body of " << body.size() << " bytes, " << type << ", cut at " << cut);
+        const std::vector<std::string> two = {body.substr(0, cut), body.substr(cut)};
+        CHECK(tlsc::charset::converts_to_itself(two, type) == whole);
+        const std::vector<std::string> three = {body.substr(0, cut / 2), body.substr(cut / 2, cut - cut / 2),
+                                                body.substr(cut)};
+        CHECK(tlsc::charset::converts_to_itself(three, type) == whole);
+      }
+    }
+  }
+  CHECK(tlsc::charset::converts_to_itself(std::vector<std::string>{}, "text/html"));
+  CHECK(tlsc::charset::converts_to_itself(std::vector<std::string>{"", ""}, "text/html"));
+}
