@@ -6,17 +6,21 @@
 //     HTML-safe encoding);
 //   - json_string_size is the size written, and every version (the
 //     portable 64-bit words, the 16-byte one, AVX2 where the CPU has it)
-//     writes the same bytes as the one json_string_size picks.
+//     writes the same bytes as the one json_string_size picks;
+//   - the input cut into parts (abi/json_string_parts.h) gives the same
+//     bytes as whole.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "abi/json_string.h"
+#include "abi/json_string_parts.h"
 #include "charset/decoders.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -46,6 +50,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::abort();
   }
 #endif
+  // In parts (a large body's blocks), cut every 8 to 30 bytes, and every 1
+  // to 4 (too short to cut there: joined): the same bytes, in exactly the
+  // room asked for.
+  const size_t seed = size == 0 ? 0 : data[0];
+  for (size_t step : {8 + seed % 23, 1 + seed % 4}) {
+    std::vector<std::string> parts;
+    for (size_t at = 0; at < size; at += step) parts.emplace_back(in.substr(at, step));
+    if (tlsc::json_string_size_of_parts(parts) != out.size()) std::abort();
+    auto joined = std::make_unique<char[]>(out.size());
+    if (tlsc::write_json_string_of_parts_releasing(joined.get(), parts) != joined.get() + out.size() ||
+        std::string_view(joined.get(), out.size()) != out)
+      std::abort();
+  }
   auto parsed = nlohmann::json::parse(out, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_string()) std::abort();
   // decode_utf8 leaves valid UTF-8 as it is, so equality says "valid".
