@@ -56,9 +56,10 @@ char* do_request(const char* json) {
 
 // The JSON of an async completion, made on the loop thread: with no
 // memory for it the id still completes, with a short error in its place.
-std::string completion_json(const Response& r) {
+// A body held in parts is freed as it is written.
+std::string completion_json(Response& r) {
   try {
-    return response_to_json(r);
+    return response_to_json_releasing_body(r);
   } catch (const std::bad_alloc&) {
     return response_to_json(error_response(r.id, r.session_id, no_memory_error()));
   }
@@ -73,12 +74,12 @@ void hand_over_async(Runtime& rt, Response& r) {
   }
   // A large answer is serialised on the helper thread: on the loop it
   // would hold back every other request (about 2 ms per MiB).
-  if (r.body.size() >= (size_t{1} << 20)) {
+  if (r.body_size() >= (size_t{1} << 20)) {
     const std::string id = r.id;
     const std::optional<std::string> sid = r.session_id;
     try {
       rt.reactor().run_blocking(
-          [&rt, r = std::move(r)] {
+          [&rt, r = std::move(r)]() mutable {
             try {
               rt.completions().push(completion_json(r));
             } catch (...) {
@@ -105,7 +106,8 @@ void complete_async(Runtime& rt, Response r) {
     // cannot fail any more.
   }
   try {
-    rt.completions().push(completion_json(error_response(r.id, r.session_id, no_memory_error())));
+    Response failed = error_response(r.id, r.session_id, no_memory_error());
+    rt.completions().push(completion_json(failed));
   } catch (...) {
     // Not even that: the answer is lost, but no waitNext waits for it.
     rt.completions().forget_one();

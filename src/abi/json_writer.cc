@@ -1,5 +1,7 @@
 #include "abi/json_writer.h"
 
+#include "abi/json_string_parts.h"
+
 namespace tlsc {
 
 std::string readable_event_json(std::string_view id_field, std::string_view id) {
@@ -11,7 +13,10 @@ std::string readable_event_json(std::string_view id_field, std::string_view id) 
   return out;
 }
 
-std::string response_to_json(const Response& r) {
+namespace {
+
+// released: r's body parts, given back as they are written; or null.
+std::string response_json(const Response& r, std::vector<std::string>* released) {
   std::string out;
   // Sized once: for a large body the JSON is written into its final buffer
   // (no regrowth, no copy when it is handed to the caller). The scan that
@@ -28,7 +33,8 @@ std::string response_to_json(const Response& r) {
   }
   // Header and cookie text escapes at most 6 bytes per byte; the guess is
   // exact for plain text and the string grows on its own otherwise.
-  const size_t body_size = json_string_size(r.body);
+  const size_t body_size =
+      r.body_parts.empty() ? json_string_size(r.body) : json_string_size_of_parts(r.body_parts);
   out.reserve(body_size + fields + r.target.size() + r.id.size());
   out.append("{\"cookies\":");
   if (r.cookies) {
@@ -67,7 +73,17 @@ std::string response_to_json(const Response& r) {
   out.append(",\"id\":");
   append_json_string(out, r.id);
   out.append(",\"body\":");
-  append_json_string(out, r.body, body_size);
+  if (r.body_parts.empty()) {
+    append_json_string(out, r.body, body_size);
+  } else {
+    const size_t at = out.size();
+    out.resize(at + body_size);
+    if (released != nullptr) {
+      write_json_string_of_parts_releasing(out.data() + at, *released);
+    } else {
+      write_json_string_of_parts(out.data() + at, r.body_parts);
+    }
+  }
   if (r.session_id && !r.session_id->empty()) {
     out.append(",\"sessionId\":");
     append_json_string(out, *r.session_id);
@@ -88,6 +104,16 @@ std::string response_to_json(const Response& r) {
     }
   }
   out.push_back('}');
+  return out;
+}
+
+}  // namespace
+
+std::string response_to_json(const Response& r) { return response_json(r, nullptr); }
+
+std::string response_to_json_releasing_body(Response& r) {
+  std::string out = response_json(r, &r.body_parts);
+  r.body_parts.clear();
   return out;
 }
 

@@ -12,6 +12,10 @@
 namespace tlsc {
 
 std::string response_to_json(const Response& r);
+// The same, giving the memory of a body held in parts back as it is
+// written: a large body and its JSON are then never both whole in memory.
+// The body parts are left empty; everything else in r stays.
+std::string response_to_json_releasing_body(Response& r);
 // {"expires":…,"domain":…,"name":…,"path":…,"value":…,"maxAge":…,"secure":…,"httpOnly":…}
 void append_cookie_json(std::string& out, const Cookie& c);
 // The event notifyOnData queues for a stream or WebSocket with something to

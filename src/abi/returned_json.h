@@ -18,6 +18,13 @@ inline char* keep_response(const Response& r) {
   return Runtime::get().returned().keep(r.id, response_to_json(r));
 }
 
+// The same for a response given up: a body held in parts is freed as its
+// JSON is written.
+inline char* keep_response(Response&& r) {
+  std::string json = response_to_json_releasing_body(r);
+  return Runtime::get().returned().keep(r.id, std::move(json));
+}
+
 inline char* keep_error(std::optional<std::string> session_id, Error error) {
   return keep_response(error_response(new_uuid(), std::move(session_id), std::move(error)));
 }

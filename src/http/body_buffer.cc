@@ -40,6 +40,12 @@ std::string BodyBuffer::join() && {
   return out;
 }
 
+std::vector<std::string> BodyBuffer::take_blocks() && {
+  std::vector<std::string> out = std::move(blocks_);
+  clear();
+  return out;
+}
+
 void BodyBuffer::clear() {
   blocks_.clear();
   size_ = 0;

@@ -31,6 +31,10 @@ class BodyBuffer {
   // The whole body as one string. One block is handed over without a copy;
   // more are copied into one, each freed as soon as it is copied.
   std::string join() &&;
+  // The blocks as they are, in order, for a caller that can use the body in
+  // pieces (every block but the last is kBlock bytes).
+  const std::vector<std::string>& blocks() const { return blocks_; }
+  std::vector<std::string> take_blocks() &&;
   void clear();
 
  private:

@@ -1,6 +1,7 @@
 // What one request produced, before the ABI turns it into upstream's JSON.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,10 @@ struct Response {
   int status = 0;  // 0: failure, body says why
   std::string target;
   std::string body;
+  // A large text body that converts to itself, kept in the blocks it
+  // arrived in instead of body (then empty), in order: joining them would
+  // copy it once more and hold it twice. The ABI writes its JSON from them.
+  std::vector<std::string> body_parts;
   // Canonical names, sorted as Go's JSON encoder sorts map keys. A failure
   // has neither headers nor cookies (upstream's null).
   std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> headers;
@@ -27,6 +32,12 @@ struct Response {
   // Where the request was when it failed ("dialing", "awaiting_head"...);
   // written as errorState. None for input refused before it started.
   std::optional<std::string> error_state;
+
+  size_t body_size() const {
+    size_t size = body.size();
+    for (const std::string& part : body_parts) size += part.size();
+    return size;
+  }
 };
 
 // The status-0 Response for a failure: upstream's text in body, our code.

@@ -24,7 +24,7 @@ std::string convert_body(std::string body, std::string_view content_type, bool i
   return charset::to_utf8_owned(std::move(body), content_type);
 }
 
-Response build_response(Response r, const ResponseHead& head, const Url& final_url, std::string body,
+Response build_response(Response r, const ResponseHead& head, const Url& final_url, BodyBuffer body,
                         bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
                         bool is_byte_response) {
   r.status = head.status;
@@ -47,7 +47,13 @@ Response build_response(Response r, const ResponseHead& head, const Url& final_u
   r.cookies.emplace(by_name.begin(), by_name.end());
 
   const std::string* ct = header_value(head, "Content-Type");
-  r.body = convert_body(std::move(body), ct ? *ct : std::string_view(), is_byte_response);
+  const std::string_view content_type = ct ? std::string_view(*ct) : std::string_view();
+  if (!is_byte_response && body.blocks().size() > 1 &&
+      charset::converts_to_itself(body.blocks(), content_type)) {
+    r.body_parts = std::move(body).take_blocks();
+    return r;
+  }
+  r.body = convert_body(std::move(body).join(), content_type, is_byte_response);
   return r;
 }
 

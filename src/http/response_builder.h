@@ -11,6 +11,7 @@
 #include "cookies/cookie.h"
 #include "core/error.h"
 #include "core/url.h"
+#include "http/body_buffer.h"
 #include "http/response.h"
 #include "wire/h1_response_parser.h"
 
@@ -24,7 +25,9 @@ std::string convert_body(std::string body, std::string_view content_type, bool i
 // jar_cookies: nullopt when the client has no jar (cookies then `{}`).
 // transport_decompressed: the transport asked for compression itself, so
 // Content-Encoding and Content-Length are dropped as fhttp drops them.
-Response build_response(Response base, const ResponseHead& head, const Url& final_url, std::string body,
+// A text body of more than one block that converts to itself stays in its
+// blocks (Response::body_parts); any other is joined and converted.
+Response build_response(Response base, const ResponseHead& head, const Url& final_url, BodyBuffer body,
                         bool transport_decompressed, std::optional<std::vector<Cookie>> jar_cookies,
                         bool is_byte_response);
 

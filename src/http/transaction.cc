@@ -844,8 +844,8 @@ Transaction::ResponseInputs Transaction::final_response_inputs(BodyBuffer body) 
 }
 
 Response Transaction::ResponseInputs::build(bool is_byte_response) && {
-  return build_response(std::move(base), head, url, std::move(body).join(), headers_dropped,
-                        std::move(jar_cookies), is_byte_response);
+  return build_response(std::move(base), head, url, std::move(body), headers_dropped, std::move(jar_cookies),
+                        is_byte_response);
 }
 
 Response Transaction::build_final_response(BodyBuffer body, bool is_byte_response) {

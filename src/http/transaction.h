@@ -122,7 +122,7 @@ class Transaction final : public ExchangeObserver,
     std::optional<std::vector<Cookie>> jar_cookies;
     ResponseHead head;
     Url url;
-    BodyBuffer body;  // joined where build runs (the helper thread, for large bodies)
+    BodyBuffer body;  // joined or checked where build runs (the helper thread, for large bodies)
     bool headers_dropped = false;
     Response build(bool is_byte_response) &&;
   };

@@ -95,6 +95,11 @@ const server = http.createServer((req, res) => {
         return send(res, 200, { 'Content-Type': 'text/plain' }, Buffer.from([0xef, 0xbb, 0xbf]));
       case 'png':
         return send(res, 200, { 'Content-Type': 'image/png' }, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+      case 'reflect': {  // the request's body as the answer's, chunked in 1 MiB writes; ?type= its Content-Type
+        res.writeHead(200, { 'Content-Type': url.searchParams.get('type') || 'text/plain' });
+        for (let at = 0; at < body.length; at += 1 << 20) res.write(body.subarray(at, at + (1 << 20)));
+        return res.end();
+      }
       case 'chunked':
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.write('chunk one,');
