@@ -18,8 +18,7 @@ std::string to_utf8(std::string_view body, std::string_view content_type) {
 
 std::string to_utf8_owned(std::string&& body, std::string_view content_type) {
   if (body.empty()) return {};
-  const Decision d = determine_encoding(body, content_type);
-  if (d.passthrough || detail::decodes_to_itself(d.encoding, body)) return std::move(body);
+  if (converts_to_itself(std::span<const std::string>(&body, 1), content_type)) return std::move(body);
   return to_utf8(std::string_view(body), content_type);
 }
 

@@ -102,12 +102,6 @@ const std::array<std::uint16_t, 128>* single_byte_table(Encoding e) {
   }
 }
 
-bool decodes_to_itself(Encoding e, std::string_view in) {
-  if (e == Encoding::utf8) return valid_utf8_prefix(in) == in.size();
-  if (single_byte_table(e) != nullptr) return count_ascii_prefix(in.data(), in.size()) == in.size();
-  return false;
-}
-
 bool decodes_to_itself(Encoding e, std::span<const std::string> parts) {
   if (e == Encoding::utf8) {
     // Each part's well-formed stretch is found as for one string; only the

@@ -47,12 +47,11 @@ std::string decode(Encoding e, std::string_view in);
 // The table of a single-byte encoding (decode_single_byte), or null.
 const std::array<std::uint16_t, 128>* single_byte_table(Encoding e);
 
-// decode(e, in) would return `in` itself: valid UTF-8 for UTF-8, ASCII for
-// a single-byte encoding. Lets a caller that owns the body keep it instead
-// of copying it (most bodies are one of the two).
-bool decodes_to_itself(Encoding e, std::string_view in);
-// The same for the text that parts make in order: a character may begin in
-// one part and end in the next.
+// decode(e, text) would return the text itself: valid UTF-8 for UTF-8,
+// ASCII for a single-byte encoding. Lets a caller that owns the body keep it
+// instead of copying it (most bodies are one of the two). The text is what
+// the parts make in order (one part for a body in one string): a character
+// may begin in one part and end in the next.
 bool decodes_to_itself(Encoding e, std::span<const std::string> parts);
 
 }  // namespace tlsc::charset::detail
