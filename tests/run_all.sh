@@ -34,6 +34,13 @@ step() {  # each step's output is shown and kept, so a failure can be retold at 
 }
 failure_logs=()
 
+# A failed node --test file: each failing subtest's line and its YAML block
+# (the assertion's message, expected, actual, where), which the log's tail
+# alone does not show when the failure was not the last subtest.
+node_test_failures() {  # LOG
+  awk '/^ *not ok [0-9]+ - /{show=1; n=0} show{print; if (++n > 40 || /^ *\.\.\.$/) show=0}' "$1" | head -150
+}
+
 # Our own objects are cached across runs too (ccache, outside the clone):
 # four builds of the same sources (release, ASan, TSan, fuzz) on 2 cores
 # are most of a run, and most sources did not change since the last one.
@@ -137,6 +144,8 @@ aarch64_bindings() {
     local rc=$?
     grep -E '^# (pass|fail|cancelled) ' "$logs/arm64-$f.log"
     if [ $rc -ne 0 ] || ! grep -q '^# fail 0$' "$logs/arm64-$f.log" || ! grep -q '^# cancelled 0$' "$logs/arm64-$f.log"; then
+      node_test_failures "$logs/arm64-$f.log"
+      echo "--- its last lines"
       tail -60 "$logs/arm64-$f.log"
       return 1
     fi
@@ -245,6 +254,8 @@ windows_bindings() {
     rc=$?
     grep -E '^# (pass|fail|cancelled) ' "$logs/win-$f.log"
     if [ $rc -ne 0 ] || ! grep -q '^# fail 0$' "$logs/win-$f.log" || ! grep -q '^# cancelled 0$' "$logs/win-$f.log"; then
+      node_test_failures "$logs/win-$f.log"
+      echo "--- its last lines"
       tail -60 "$logs/win-$f.log"
       kill $srv
       return 1
@@ -368,6 +379,7 @@ for i in "${!failure_logs[@]}"; do
   echo "--- what failed in: ${failures[$i]}"
   grep -a -B 12 -A 8 -E "FAILED:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:|Test +#[0-9]+: .*\*\*\*" \
     "${failure_logs[$i]}" | head -150
+  node_test_failures "${failure_logs[$i]}"
   echo "--- its last lines"
   tail -25 "${failure_logs[$i]}"
 done
