@@ -40,6 +40,12 @@ failure_logs=()
 node_test_failures() {  # LOG
   awk '/^ *not ok [0-9]+ - /{show=1; n=0} show{print; if (++n > 40 || /^ *\.\.\.$/) show=0}' "$1" | head -150
 }
+# What a failed node --test file shows: its failing subtests, then its end.
+show_node_test_failure() {  # LOG
+  node_test_failures "$1"
+  echo "--- its last lines"
+  tail -60 "$1"
+}
 
 # Our own objects are cached across runs too (ccache, outside the clone):
 # four builds of the same sources (release, ASan, TSan, fuzz) on 2 cores
@@ -144,9 +150,7 @@ aarch64_bindings() {
     local rc=$?
     grep -E '^# (pass|fail|cancelled) ' "$logs/arm64-$f.log"
     if [ $rc -ne 0 ] || ! grep -q '^# fail 0$' "$logs/arm64-$f.log" || ! grep -q '^# cancelled 0$' "$logs/arm64-$f.log"; then
-      node_test_failures "$logs/arm64-$f.log"
-      echo "--- its last lines"
-      tail -60 "$logs/arm64-$f.log"
+      show_node_test_failure "$logs/arm64-$f.log"
       return 1
     fi
   done
@@ -254,9 +258,7 @@ windows_bindings() {
     rc=$?
     grep -E '^# (pass|fail|cancelled) ' "$logs/win-$f.log"
     if [ $rc -ne 0 ] || ! grep -q '^# fail 0$' "$logs/win-$f.log" || ! grep -q '^# cancelled 0$' "$logs/win-$f.log"; then
-      node_test_failures "$logs/win-$f.log"
-      echo "--- its last lines"
-      tail -60 "$logs/win-$f.log"
+      show_node_test_failure "$logs/win-$f.log"
       kill $srv
       return 1
     fi
@@ -278,7 +280,7 @@ release_files() {
     >"$logs/release-ntc.log" 2>&1)
   local rc=$?
   grep -E '^# (pass|fail) ' "$logs/release-ntc.log"
-  [ $rc -eq 0 ] && grep -q '^# fail 0$' "$logs/release-ntc.log" || { tail -40 "$logs/release-ntc.log"; return 1; }
+  [ $rc -eq 0 ] && grep -q '^# fail 0$' "$logs/release-ntc.log" || { show_node_test_failure "$logs/release-ntc.log"; return 1; }
 }
 
 bindings() {
